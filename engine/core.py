@@ -89,7 +89,11 @@ class FrozenDict(dict):
 
 
 def freeze(value: Any) -> Any:
-    """Deep-convert JSON-like data to immutable form (lists -> tuples, dicts -> FrozenDict)."""
+    """Deep-convert JSON-like data to immutable form (lists -> tuples, dicts -> FrozenDict).
+
+    A FrozenDict is already frozen all the way down, so it is shared rather than copied."""
+    if isinstance(value, FrozenDict):
+        return value
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
@@ -109,6 +113,12 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
+
+
+def _thaw_state(state: Mapping) -> dict:
+    """thaw(state), except that the log's past entries stay frozen and shared: they never
+    change, and copying a long log on every move would make each move cost O(game length)."""
+    return {k: list(v) if k == "log" else thaw(v) for k, v in state.items()}
 
 
 # --------------------------------------------------------------------------- chance
@@ -281,7 +291,7 @@ class Game:
         if isinstance(action, str):
             action = self.parse_action(state, player, action)
         self._check(state, player, action)
-        s = thaw(state)
+        s = _thaw_state(state)
         rng = Rng(s["rng"])
         self._apply(s, player, action, rng)
         s["rng"] = rng.state
@@ -343,7 +353,7 @@ class Game:
         self._own(state)
         self._check_running(state)
         self._check_seated(state, player)
-        s = thaw(state)
+        s = _thaw_state(state)
         self._leave(s, player, f"{player} resigned")
         s["move_number"] += 1
         return freeze(s)
@@ -359,7 +369,7 @@ class Game:
             if player in offer["accepted"]:
                 raise IllegalAction("Your draw offer is already standing.")
             raise IllegalAction("A draw has been offered already: accept or decline it.")
-        s = thaw(state)
+        s = _thaw_state(state)
         s["draw_offer"] = {"by": player, "accepted": [player]}
         self._log(s, f"{player} offers a draw", event="draw_offer", player=player)
         return freeze(s)
@@ -373,7 +383,7 @@ class Game:
             raise IllegalAction("There is no draw offer to accept.")
         if player in offer["accepted"]:
             raise IllegalAction("You have already agreed to the draw; the others must accept it.")
-        s = thaw(state)
+        s = _thaw_state(state)
         s["draw_offer"]["accepted"].append(player)
         if all(p in s["draw_offer"]["accepted"] for p in self._active(s)):
             s["result"] = Outcome((), "draw agreed", draw=True).to_json()
@@ -388,7 +398,7 @@ class Game:
         self._check_seated(state, player)
         if state["draw_offer"] is None:
             raise IllegalAction("There is no draw offer to decline.")
-        s = thaw(state)
+        s = _thaw_state(state)
         s["draw_offer"] = None
         self._log(s, f"{player} declined the draw", event="draw_declined", player=player)
         return freeze(s)
@@ -397,7 +407,7 @@ class Game:
         """A deadline passed: apply the game's time-out policy to everyone awaited."""
         self._own(state)
         self._check_running(state)
-        s = thaw(state)
+        s = _thaw_state(state)
         rng = Rng(s["rng"])
         for player in self.awaited(state):
             if s["result"] is not None or self._result(freeze(s)) is not None:

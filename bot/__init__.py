@@ -1,0 +1,1 @@
+"""The Discord layer of piecepack-bot: commands, lobbies, storage, timers and delivery."""

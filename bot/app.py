@@ -1,0 +1,156 @@
+"""The bot: a discord.py `commands.Bot` with the store, the game flow, the commands and the
+background task that fires timers and delivers the outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from typing import Callable
+
+import discord
+from discord.ext import commands
+
+from . import ui
+from .commands import Controller
+from .components import DYNAMIC_ITEMS
+from .delivery import Delivery
+from .flow import GameFlow
+from .settings import Settings
+from .storage import Store
+
+log = logging.getLogger(__name__)
+
+COMMANDS_HASH_KEY = "commands_hash"
+MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
+MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
+
+
+class PiecepackBot(commands.Bot):
+    """`clock` returns the current time in seconds (time.time by default; tests pass a fake one
+    and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
+
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
+                 seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
+                 background: bool = True):
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+            guild_ready_timeout=settings.guild_ready_timeout,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+        self.settings = settings
+        self.clock = clock or time.time
+        self.seed_source = seed_source
+        self.sync_on_start = sync_commands
+        self.background = background
+        self.store: Store | None = None
+        self.flow: GameFlow | None = None
+        self.controller: Controller | None = None
+        self.delivery = Delivery(self)
+        self._wake: asyncio.Event | None = None
+        self._due_lock: asyncio.Lock | None = None
+        self._task: asyncio.Task | None = None
+
+    def now(self) -> float:
+        return self.clock()
+
+    # ---- start and stop --------------------------------------------------------------------
+
+    async def setup_hook(self) -> None:
+        self._wake = asyncio.Event()
+        self._due_lock = asyncio.Lock()
+        self.store = await Store.open(self.settings.db_path)
+        self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
+                             default_deadline=self.settings.default_deadline,
+                             seed_source=self.seed_source)
+        self.flow.on_commit = self.wake
+        self.controller = Controller(self)
+        await self.add_cog(self.controller)
+        ui.adapter_for("relativity")  # import the game adapters, which register their components
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.sync_on_start:
+            await self.sync_commands_if_changed()
+        if self.background:
+            self._task = asyncio.create_task(self._background(), name="piecepack-background")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._task = None
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (id %s) in %d server(s)", self.user, self.user.id if self.user else "?",
+                 len(self.guilds))
+
+    # ---- slash command publishing ----------------------------------------------------------
+
+    def commands_hash(self) -> str:
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        text = json.dumps({"application": self.application_id, "commands": payload}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Publish the global commands unless the same definitions were published last time."""
+        digest = self.commands_hash()
+        if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
+            log.info("slash commands unchanged; not publishing them")
+            return False
+        await self.sync_commands()
+        return True
+
+    async def sync_commands(self, guild_id: int | None = None) -> int:
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            published = await self.tree.sync(guild=guild)
+            log.info("published %d slash commands to server %s", len(published), guild_id)
+        else:
+            published = await self.tree.sync()
+            await self.store.set_meta(COMMANDS_HASH_KEY, self.commands_hash())
+            log.info("published %d slash commands", len(published))
+        return len(published)
+
+    # ---- timers and the outbox -------------------------------------------------------------
+
+    def wake(self) -> None:
+        """Something was queued: let the background task deliver it now."""
+        if self._wake is not None:
+            self._wake.set()
+
+    async def run_due(self) -> None:
+        """Fire the timers that are due and deliver the queued notices (tests call this)."""
+        async with self._due_lock:
+            for timer in await self.store.due_timers(self.now()):
+                try:
+                    await self.flow.fire(timer)
+                except Exception:
+                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+            await self.delivery.deliver_due()
+
+    async def _background(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("background work failed")
+            dues = [t for t in (await self.store.next_timer_due(), await self.store.next_outbox_due())
+                    if t is not None]
+            delay = min([MAX_IDLE] + [max(MIN_IDLE, due - self.now()) for due in dues])
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except asyncio.TimeoutError:
+                pass

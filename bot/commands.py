@@ -1,0 +1,412 @@
+"""Slash commands and the handlers behind every button: the bot's conversation with players.
+
+Every handler answers within Discord's 3 seconds: it defers before anything slow (drawing a
+board, opening a thread). User mistakes get a short ephemeral message and change nothing;
+unexpected errors are logged with the game id and answered with an apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import Literal, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+
+from . import texts, ui
+from .components import build_view
+from . import delivery
+from .flow import UserError, parse_options
+from .settings import DEADLINES
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again later."
+
+
+def _game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=engine.get_game(name).title, value=name)
+            for name in engine.game_names()]
+
+
+GAME_CHOICES = _game_choices()
+DEADLINE_CHOICES = [
+    app_commands.Choice(name="no deadline", value="none"),
+    app_commands.Choice(name="1 day per move", value="1d"),
+    app_commands.Choice(name="3 days per move", value="3d"),
+    app_commands.Choice(name="7 days per move", value="7d"),
+]
+assert {c.value for c in DEADLINE_CHOICES} == set(DEADLINES)
+
+EVERYWHERE = dict(guilds=True, dms=True, private_channels=False)
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_messages or perms.administrator))
+
+
+class Controller(commands.Cog):
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def flow(self):
+        return self.bot.flow
+
+    # ---- answering -------------------------------------------------------------------------
+
+    async def say(self, interaction: discord.Interaction, text: str, **kwargs) -> None:
+        """An ephemeral answer, whether or not the interaction has been answered already."""
+        kwargs.setdefault("ephemeral", True)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, **kwargs)
+        else:
+            await interaction.response.send_message(text, **kwargs)
+
+    @contextlib.asynccontextmanager
+    async def answering(self, interaction: discord.Interaction, game_id: int | None = None):
+        try:
+            yield
+        except UserError as exc:
+            await self._safe_say(interaction, str(exc))
+        except Exception:
+            what = (interaction.data or {}).get("name") or (interaction.data or {}).get("custom_id")
+            log.exception("unexpected error in game %s (%s by user %s)", game_id, what,
+                          interaction.user.id)
+            await self._safe_say(interaction, APOLOGY)
+
+    async def _safe_say(self, interaction, text):
+        try:
+            await self.say(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    async def board_files(self, *views: dict, names: dict) -> list[discord.File]:
+        """PNGs of the views; a drawing error is logged and leaves the image out, so the
+        player still gets the text and controls."""
+        files = []
+        for n, view in enumerate(views):
+            try:
+                png = await asyncio.to_thread(delivery.render_board, {"view": view, "names": names})
+            except Exception:
+                log.exception("could not draw a board of game %s", view.get("game"))
+                continue
+            name = delivery.BOARD_FILE if n == 0 else f"board-{n + 1}.png"
+            files.append(discord.File(io.BytesIO(png), filename=name))
+        return files
+
+    # ---- /play and the lobby ---------------------------------------------------------------
+
+    @app_commands.command(name="play", description="Open a lobby for a piecepack game")
+    @app_commands.describe(game="Which game", opponent="Invite one player directly",
+                           deadline="Time for each move (default: the server's setting)",
+                           options="Game options, e.g. variant=diagonal")
+    @app_commands.choices(game=GAME_CHOICES, deadline=DEADLINE_CHOICES)
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, game: str,
+                   opponent: Optional[discord.User] = None, deadline: Optional[str] = None,
+                   options: Optional[str] = None):
+        async with self.answering(interaction):
+            if game not in engine.game_names():
+                raise UserError("Choose a game from the list.")
+            if isinstance(interaction.channel, discord.Thread):
+                raise UserError("Use `/play` in a text channel: each game gets its own thread.")
+            if opponent is not None and opponent.bot:
+                raise UserError("Bots cannot play.")
+            row = await self.flow.open_lobby(
+                game_name=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host_id=interaction.user.id, host_name=interaction.user.display_name,
+                deadline=deadline, opponent_id=opponent.id if opponent else None,
+                options=parse_options(options))
+            response = await interaction.response.send_message(
+                self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
+                allowed_mentions=discord.AllowedMentions(users=True))
+            message_id = getattr(response, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                        changes={"lobby_message_id": message_id})
+
+    @play.autocomplete("options")
+    async def options_autocomplete(self, interaction: discord.Interaction, current: str):
+        name = getattr(interaction.namespace, "game", None)
+        if name not in engine.game_names():
+            return []
+        hints = ui.adapter_for(name).option_hints
+        return [app_commands.Choice(name=h, value=h) for h in hints if current.lower() in h.lower()][:25]
+
+    async def lobby_pressed(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        async with self.answering(interaction, game_id):
+            await interaction.response.defer()
+            user = interaction.user
+            if op == "join":
+                row = await self.flow.join(game_id, user.id, user.display_name)
+                game = self.flow.game_of(row)
+                if len(row.seats) == game.max_players == game.min_players:
+                    row = await self.flow.start(row, self.create_thread)
+            elif op == "leave":
+                row = await self.flow.leave(game_id, user.id)
+            elif op == "cancel":
+                row = await self.flow.cancel(game_id, user.id, is_moderator(interaction))
+            else:
+                row = await self.flow._lobby(game_id)
+                self.flow.can_start(row, user.id)
+                row = await self.flow.start(row, self.create_thread)
+            await interaction.edit_original_response(
+                content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
+
+    async def create_thread(self, row, name: str) -> int:
+        http = self.bot.http
+        try:
+            if row.lobby_message_id:
+                data = await http.start_thread_with_message(
+                    row.channel_id, row.lobby_message_id, name=name, auto_archive_duration=10080)
+            else:
+                data = await http.start_thread_without_message(
+                    row.channel_id, name=name, auto_archive_duration=10080,
+                    type=discord.ChannelType.public_thread.value)
+        except discord.Forbidden:
+            raise UserError("I may not open a thread here. I need the permissions Create Public "
+                            "Threads and Send Messages in Threads in this channel.") from None
+        return int(data["id"])
+
+    # ---- moves -----------------------------------------------------------------------------
+
+    @app_commands.command(name="move", description="Make a move (start typing to see your legal moves)")
+    @app_commands.describe(move="The move in the game's notation", game="Game number (when not in its thread)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def move(self, interaction: discord.Interaction, move: str, game: Optional[int] = None):
+        async with self.answering(interaction, game):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            row = await self.resolve(interaction, game)
+            done = await self.flow.act(row.id, interaction.user.id, "move", move)
+            await interaction.followup.send(done.message, ephemeral=True)
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str):
+        try:
+            row = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+        except UserError:
+            return []
+        if row.status != "active" or not row.seat_of(interaction.user.id):
+            return []
+        game = self.flow.game_of(row)
+        state = self.flow.state_of(row)
+        player = str(interaction.user.id)
+        adapter = ui.adapter_for(row.game)
+        fitting = [text for text in map(str, game.legal_actions(state, player))
+                   if len(text) <= 100 and adapter.matches(text, current)][:25]
+        labels = adapter.action_labels(game, state, player, fitting)
+        return [app_commands.Choice(name=label[:100], value=text) for text, label in zip(fitting, labels)]
+
+    async def action_chosen(self, interaction: discord.Interaction, game_id: int, action: str,
+                            stamp: str | None, edit: bool = False) -> None:
+        """A button or menu carrying an action was used. With `edit`, the (ephemeral) message
+        holding the menu is replaced by the confirmation."""
+        async with self.answering(interaction, game_id):
+            if edit:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            done = await self.flow.act(game_id, interaction.user.id, "move", action, stamp=stamp)
+            if edit:
+                await interaction.edit_original_response(content=done.message, view=None)
+            else:
+                await interaction.followup.send(done.message, ephemeral=True)
+
+    async def adapter_step(self, interaction: discord.Interaction, game_id: int, stamp: str, step,
+                           *, new_message: bool = False) -> None:
+        """An intermediate step of a game's own controls (e.g. a coin chosen, its partner next):
+        `step(row, game, state, player)` returns the text and control specs to show. They replace
+        the (ephemeral) message used, or with `new_message` (when the control sits on a public
+        message) come as a new ephemeral message."""
+        async with self.answering(interaction, game_id):
+            row, game, state, player = await self.acting_player(interaction, game_id)
+            if stamp != ui.stamp(game, state, player):
+                raise UserError("Those controls are out of date: the game has moved on. "
+                                "Use the latest ones, or `/move`.")
+            content, specs = step(row, game, state, player)
+            view = build_view(specs)
+            if new_message:
+                await interaction.response.send_message(content, view=view or discord.utils.MISSING,
+                                                        ephemeral=True)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+
+    async def acting_player(self, interaction: discord.Interaction, game_id: int):
+        """(row, game, state, player) for a seated player who may act now, else UserError."""
+        row = await self.flow.get_running(game_id)
+        self.flow.check_seated(row, interaction.user.id)
+        game = self.flow.game_of(row)
+        state = self.flow.state_of(row)
+        player = str(interaction.user.id)
+        if player not in game.to_act(state):
+            waiting = texts.name_list(list(game.awaited(state)), row.names)
+            raise UserError(f"It is not your turn; waiting for {waiting}.")
+        return row, game, state, player
+
+    async def open_controls(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The presser's own choices, privately (also the fallback for closed DMs)."""
+        async with self.answering(interaction, game_id):
+            row, game, state, player = await self.acting_player(interaction, game_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            prompt = game.prompt(state, player)
+            specs, note = ui.adapter_for(row.game).player_controls(row.id, game, state, player)
+            files = await self.board_files(game.view(state, player), names=row.names)
+            text = f"**{texts.game_label(game.title, row.id)}**: {texts.with_names(prompt.text, row.names)}{note}"
+            await interaction.followup.send(texts.clip(text), files=files,
+                                            view=build_view(specs) or discord.utils.MISSING, ephemeral=True)
+
+    # ---- looking ---------------------------------------------------------------------------
+
+    @app_commands.command(name="board", description="Show a game's board (and what only you may see)")
+    @app_commands.describe(game="Game number (when not in its thread)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def board(self, interaction: discord.Interaction, game: Optional[int] = None):
+        async with self.answering(interaction, game):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            row = await self.resolve(interaction, game, any_status=True)
+            if row.status in ("lobby", "cancelled") or row.state is None:
+                raise UserError(f"Game #{row.id} has no board (it {'has not started' if row.status == 'lobby' else 'was cancelled'}).")
+            g = self.flow.game_of(row)
+            state = self.flow.state_of(row)
+            names = row.names
+            public = g.view(state, None)
+            views = [public]
+            lines = [f"**{texts.game_label(g.title, row.id)}**"
+                     + (f" in <#{row.thread_id}>" if row.thread_id else "")]
+            player = str(interaction.user.id)
+            if g.outcome(state) is not None:
+                lines.append(self.flow.result_line(g, state, names))
+            else:
+                waiting = list(g.awaited(state))
+                lines.append(f"Waiting for {texts.name_list(waiting, names)}.")
+            if row.seat_of(interaction.user.id):
+                own = g.view(state, player)
+                if {k: v for k, v in own.items() if k != "viewer"} != \
+                        {k: v for k, v in public.items() if k != "viewer"}:
+                    views.append(own)
+                    lines.append("The second image is your own view: only you see it.")
+                prompt = g.prompt(state, player)
+                if prompt is not None:
+                    lines.append(f"Your turn: {texts.with_names(prompt.text, names)}")
+            files = await self.board_files(*views, names=names)
+            await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
+
+    @app_commands.command(name="games", description="Your games in this server and which wait on you")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def games(self, interaction: discord.Interaction):
+        async with self.answering(interaction):
+            rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
+            if not rows:
+                raise UserError("You have no open games here. Start one with `/play`.")
+            lines = []
+            for row in rows:
+                g = self.flow.game_of(row)
+                others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
+                label = f"**{texts.game_label(g.title, row.id)}**"
+                if others:
+                    label += " with " + ", ".join(texts.display(n) for n in others)
+                if row.status == "lobby":
+                    lines.append(f"{label}: lobby, {len(row.seats)}/{g.max_players} seated.")
+                    continue
+                state = self.flow.state_of(row)
+                waiting = g.awaited(state)
+                if str(interaction.user.id) in waiting:
+                    where = "⏳ **waits on you**"
+                else:
+                    where = f"waiting for {texts.name_list(list(waiting), row.names)}"
+                deadline = (await self.bot.store.timers_of(row.id)).get("deadline")
+                if deadline:
+                    where += f", deadline {texts.timestamp(deadline.due_at)}"
+                link = f" <#{row.thread_id}>" if row.thread_id else ""
+                lines.append(f"{label}: {where}.{link}")
+            await self.say(interaction, texts.clip("\n".join(lines)))
+
+    # ---- leaving, draws, aborting ------------------------------------------------------------
+
+    @app_commands.command(name="resign", description="Resign a game")
+    @app_commands.describe(game="Game number (when not in its thread)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def resign(self, interaction: discord.Interaction, game: Optional[int] = None):
+        await self._simple(interaction, game, "resign")
+
+    @app_commands.command(name="draw", description="Offer, accept or decline a draw")
+    @app_commands.describe(action="offer, accept or decline", game="Game number (when not in its thread)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def draw(self, interaction: discord.Interaction, action: Literal["offer", "accept", "decline"],
+                   game: Optional[int] = None):
+        await self._simple(interaction, game, action)
+
+    async def _simple(self, interaction, game_id, op):
+        async with self.answering(interaction, game_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            row = await self.resolve(interaction, game_id)
+            done = await self.flow.act(row.id, interaction.user.id, op)
+            await interaction.followup.send(done.message, ephemeral=True)
+
+    @app_commands.command(name="abort", description="End a game without a result (host or moderators)")
+    @app_commands.describe(game="Game number (when not in its thread)")
+    @app_commands.guild_only()
+    async def abort(self, interaction: discord.Interaction, game: Optional[int] = None):
+        async with self.answering(interaction, game):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            row = await self.resolve(interaction, game, any_status=True, seated=False)
+            row = await self.flow.abort(row.id, interaction.user.id, is_moderator(interaction))
+            await interaction.followup.send(
+                f"Game #{row.id} was {'aborted' if row.thread_id else 'cancelled'}.", ephemeral=True)
+
+    # ---- help --------------------------------------------------------------------------------
+
+    @app_commands.command(name="rules", description="The rules of a game, with our rulings")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def rules(self, interaction: discord.Interaction, game: str):
+        async with self.answering(interaction):
+            if game not in engine.game_names():
+                raise UserError("Choose a game from the list.")
+            g = engine.get_game(game)
+            text = getattr(g, "rules", "") or f"No rules text for {g.title} yet."
+            for part in texts.chunks(text):
+                await self.say(interaction, part)
+
+    @app_commands.command(name="help", description="How to play with this bot")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def help(self, interaction: discord.Interaction):
+        await self.say(interaction, texts.HELP)
+
+    # ---- game option for commands ----------------------------------------------------------
+
+    async def your_games(self, interaction: discord.Interaction, current: str):
+        rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
+        choices = []
+        for row in rows:
+            g = self.flow.game_of(row)
+            others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
+            label = f"#{row.id} {g.title}" + (f" with {', '.join(others)}" if others else "")
+            if current and current.lower() not in label.lower():
+                continue
+            choices.append(app_commands.Choice(name=label[:100], value=row.id))
+        return choices[:25]
+
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None, *,
+                      any_status: bool = False, seated: bool = True):
+        row = await self.flow.resolve(interaction.user.id, interaction.guild_id,
+                                      interaction.channel_id, game_id)
+        if not any_status and row.status != "active":
+            raise UserError(f"Game #{row.id} is not running.")
+        if seated and not any_status and not row.seat_of(interaction.user.id):
+            raise UserError(texts.between(row.names))
+        return row
+
+
+for _command in (Controller.move, Controller.board, Controller.resign, Controller.draw, Controller.abort):
+    _command.autocomplete("game")(Controller.your_games)

@@ -1,0 +1,139 @@
+"""Buttons and select menus. Each is a discord.py DynamicItem whose custom_id carries the game id
+(and whatever else it needs), so it holds no state and works after a restart. Callbacks hand over
+to the bot's controller (bot.commands.Controller).
+
+Control specs (plain lists, see bot.ui) are turned into components by `build_view`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import discord
+from discord.ui import Button, DynamicItem, Select
+
+# kind of spec -> function(spec args) -> discord.ui.Item
+BUILDERS: dict[str, Callable[..., discord.ui.Item]] = {}
+DYNAMIC_ITEMS: list[type] = []
+
+
+def builds(kind: str):
+    def register(cls):
+        BUILDERS[kind] = cls.from_spec
+        DYNAMIC_ITEMS.append(cls)
+        return cls
+    return register
+
+
+def build_view(specs: list[list] | None) -> discord.ui.View | None:
+    if not specs:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in specs:
+        view.add_item(BUILDERS[spec[0]](*spec[1:]))
+    return view
+
+
+def values_of(interaction: discord.Interaction) -> list[str]:
+    return list((interaction.data or {}).get("values", []))
+
+
+def controller(interaction: discord.Interaction):
+    return interaction.client.controller  # type: ignore[attr-defined]
+
+
+_LOBBY = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+@builds("lobby")
+class LobbyButton(DynamicItem[Button], template=r"pp:lobby:(?P<gid>\d+):(?P<op>join|leave|start|cancel)"):
+    def __init__(self, game_id: int, op: str):
+        label, style = _LOBBY[op]
+        super().__init__(Button(label=label, style=style, custom_id=f"pp:lobby:{game_id}:{op}"))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    def from_spec(cls, game_id, op):
+        return cls(int(game_id), op)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction):
+        await controller(interaction).lobby_pressed(interaction, self.game_id, self.op)
+
+
+@builds("act")
+class ActButton(DynamicItem[Button], template=r"pp:act:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<action>.+)"):
+    """Apply one action of the presser (its text is in the custom_id)."""
+
+    def __init__(self, game_id: int, stamp: str, action: str, label: str | None = None):
+        super().__init__(Button(label=(label or action)[:80], style=discord.ButtonStyle.secondary,
+                                custom_id=f"pp:act:{game_id}:{stamp}:{action}"))
+        self.game_id, self.stamp, self.action = game_id, stamp, action
+
+    @classmethod
+    def from_spec(cls, game_id, stamp, action, label=None):
+        return cls(int(game_id), stamp, action, label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"], match["action"], getattr(item, "label", None))
+
+    async def callback(self, interaction):
+        await controller(interaction).action_chosen(interaction, self.game_id, self.action, self.stamp)
+
+
+@builds("pick")
+class PickSelect(DynamicItem[Select], template=r"pp:pick:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<n>\d+)"):
+    """A menu of the presser's actions (one of up to five pages of 25)."""
+
+    def __init__(self, game_id: int, stamp: str, n: int, actions: list[str] | None = None,
+                 labels: list[str] | None = None):
+        actions = actions or []
+        labels = labels or actions
+        options = [discord.SelectOption(label=label[:100], value=action)
+                   for action, label in zip(actions, labels)] or [discord.SelectOption(label="-")]
+        placeholder = "Choose your move" if n == 0 else f"More moves ({n * 25 + 1}-)"
+        super().__init__(Select(custom_id=f"pp:pick:{game_id}:{stamp}:{n}", options=options,
+                                placeholder=placeholder))
+        self.game_id, self.stamp = game_id, stamp
+
+    @classmethod
+    def from_spec(cls, game_id, stamp, n, actions, labels=None):
+        return cls(int(game_id), stamp, int(n), actions, labels)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"], int(match["n"]))
+
+    async def callback(self, interaction):
+        values = values_of(interaction)
+        await controller(interaction).action_chosen(interaction, self.game_id, values[0], self.stamp)
+
+
+@builds("mine")
+class MineButton(DynamicItem[Button], template=r"pp:mine:(?P<gid>\d+)"):
+    """Open the presser's own choices as an ephemeral message (the DM fallback, too)."""
+
+    def __init__(self, game_id: int, label: str = "Open my private controls"):
+        super().__init__(Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                custom_id=f"pp:mine:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    def from_spec(cls, game_id, label="Open my private controls"):
+        return cls(int(game_id), label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), getattr(item, "label", None) or "Open my private controls")
+
+    async def callback(self, interaction):
+        await controller(interaction).open_controls(interaction, self.game_id)

@@ -1,0 +1,132 @@
+"""The outbox dispatcher: sends the notices that game changes queued in the database.
+
+A notice is delivered at least once and in order per pass; a Discord error that may pass
+(5xx, rate limits, network) is retried later with a growing delay; a DM refused because the
+player's DMs are closed (error 50007) is replaced by the notice's `fallback` posted in the
+game's thread; any other refusal is recorded as failed and logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import aiohttp
+import discord
+
+from .components import build_view
+from .storage import Notice, OutboxItem
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+RETRY_DELAYS = (2, 10, 60, 300, 1800, 3600)   # seconds, then give up
+BOARD_FILE = "board.png"
+
+
+def render_board(board: dict) -> bytes:
+    import render  # the renderer is slow to import; only the dispatcher needs it
+
+    return render.render_png(board["view"], names=board.get("names"))
+
+
+class Delivery:
+    def __init__(self, bot):
+        self.bot = bot
+        self.lock = asyncio.Lock()
+        self.dm_channels: dict[int, int] = {}
+
+    async def deliver_due(self) -> int:
+        """Send every notice that is due; returns how many were sent."""
+        sent = 0
+        async with self.lock:
+            while True:
+                items = await self.bot.store.pending_outbox(self.bot.now())
+                if not items:
+                    return sent
+                for item in items:
+                    if await self.deliver(item):
+                        sent += 1
+
+    async def deliver(self, item: OutboxItem) -> bool:
+        store = self.bot.store
+        try:
+            message_id = await self.send(item)
+        except discord.Forbidden as exc:
+            if item.target_kind == "user" and exc.code == DM_CLOSED:
+                await self.dm_closed(item)
+            else:
+                log.warning("notice %s for game %s refused: %s", item.id, item.game_id, exc)
+                await store.outbox_failed(item.id, f"forbidden {exc.code}")
+            return False
+        except discord.NotFound as exc:
+            log.warning("notice %s for game %s: target gone (%s)", item.id, item.game_id, exc)
+            await store.outbox_failed(item.id, f"not found {exc.code}")
+            return False
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                await self.retry(item, f"HTTP {exc.status}")
+            else:
+                log.warning("notice %s for game %s refused: %s", item.id, item.game_id, exc)
+                await store.outbox_failed(item.id, f"http {exc.status} {exc.code}")
+            return False
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
+            await self.retry(item, repr(exc))
+            return False
+        except Exception:
+            log.exception("could not deliver notice %s for game %s", item.id, item.game_id)
+            await self.retry(item, "error")
+            return False
+        await store.outbox_delivered(item.id, self.bot.now(), message_id)
+        return True
+
+    async def retry(self, item: OutboxItem, reason: str) -> None:
+        if item.attempts >= len(RETRY_DELAYS):
+            log.warning("giving up notice %s for game %s after %s attempts: %s",
+                        item.id, item.game_id, item.attempts + 1, reason)
+            await self.bot.store.outbox_failed(item.id, reason)
+            return
+        delay = RETRY_DELAYS[item.attempts]
+        log.info("notice %s for game %s will be retried in %ss: %s", item.id, item.game_id, delay, reason)
+        await self.bot.store.outbox_retry(item.id, self.bot.now() + delay)
+
+    async def dm_closed(self, item: OutboxItem) -> None:
+        store = self.bot.store
+        await store.outbox_failed(item.id, "dm closed")
+        fallback = item.payload.get("fallback")
+        row = await store.get_game(item.game_id) if item.game_id else None
+        if not fallback or row is None:
+            return
+        target = row.thread_id or row.channel_id
+        await store.add_notices(row.id, [Notice("channel", target, fallback)], self.bot.now())
+
+    async def channel_for(self, item: OutboxItem) -> discord.abc.Messageable:
+        if item.target_kind == "channel":
+            return self.bot.get_partial_messageable(item.target_id)
+        channel_id = self.dm_channels.get(item.target_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(item.target_id)
+            channel_id = self.dm_channels[item.target_id] = int(data["id"])
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def send(self, item: OutboxItem) -> int:
+        payload = item.payload
+        kwargs: dict = {
+            "content": payload.get("content") or None,
+            "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True),
+        }
+        view = build_view(payload.get("controls"))
+        if view is not None:
+            kwargs["view"] = view
+        board = payload.get("board")
+        if board:
+            try:
+                png = await asyncio.to_thread(render_board, board)
+            except Exception:
+                log.exception("could not draw the board of game %s", item.game_id)
+            else:
+                kwargs["file"] = discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        channel = await self.channel_for(item)
+        message = await channel.send(**kwargs)
+        return message.id

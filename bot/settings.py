@@ -1,0 +1,164 @@
+"""Settings from the environment, or from a `.env` file in the working directory.
+
+Variables set in the environment win over the `.env` file. Only DISCORD_TOKEN is required.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+TOKEN_HELP = """\
+DISCORD_TOKEN is not set.
+
+The bot needs the token of a Discord application's bot user:
+  1. open https://discord.com/developers/applications and create (or pick) an application;
+  2. on its "Bot" page press "Reset Token" and copy the token;
+  3. put it in the environment (export DISCORD_TOKEN=...) or in a file named .env in the
+     directory you start the bot from, as a line DISCORD_TOKEN=...
+Keep the token secret: anyone who has it controls the bot."""
+
+# The deadlines a game may have, by the names /play offers; None means no deadline.
+DEADLINES: dict[str, int | None] = {
+    "none": None,
+    "1d": 86400,
+    "3d": 3 * 86400,
+    "7d": 7 * 86400,
+}
+
+_DEADLINE_WORDS = {
+    "none": "none", "no": "none", "off": "none", "0": "none", "": "none",
+    "1": "1d", "1d": "1d", "3": "3d", "3d": "3d", "7": "7d", "7d": "7d",
+}
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    db_path: str = "./piecepack.sqlite3"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    log_level: str = "INFO"
+    default_deadline: str = "none"     # a key of DEADLINES
+    reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
+    guild_ready_timeout: float = 2.0
+
+    def __repr__(self) -> str:  # never print the token
+        return (f"Settings(db_path={self.db_path!r}, api_base={self.api_base!r}, "
+                f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
+                f"default_deadline={self.default_deadline!r}, reminder_hours={self.reminder_hours!r})")
+
+    __str__ = __repr__
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines, # comments, `export ` prefixes and quotes are allowed."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):]
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def parse_deadline(text: str) -> str:
+    key = _DEADLINE_WORDS.get(text.strip().lower())
+    if key is None:
+        raise SettingsError(f"PIECEPACK_DEFAULT_DEADLINE must be none, 1d, 3d or 7d, not {text!r}.")
+    return key
+
+
+def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Settings:
+    env = dict(read_dotenv((cwd or Path.cwd()) / ".env"))
+    env.update(os.environ if environ is None else environ)
+
+    def get(name: str) -> str | None:
+        value = env.get(name)
+        return value.strip() if value and value.strip() else None
+
+    token = get("DISCORD_TOKEN")
+    if not token:
+        raise SettingsError(TOKEN_HELP)
+    try:
+        reminder_hours = float(get("PIECEPACK_REMINDER_HOURS") or 24)
+        ready_timeout = float(get("PIECEPACK_GUILD_READY_TIMEOUT") or 2.0)
+    except ValueError as exc:
+        raise SettingsError(f"A number setting is not a number: {exc}") from None
+    if reminder_hours <= 0:
+        raise SettingsError("PIECEPACK_REMINDER_HOURS must be more than 0.")
+    level = (get("LOG_LEVEL") or "INFO").upper()
+    if not isinstance(logging.getLevelName(level), int):
+        raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    return Settings(
+        token=token,
+        db_path=get("PIECEPACK_DB") or "./piecepack.sqlite3",
+        api_base=(get("DISCORD_API_BASE") or "").rstrip("/") or None,
+        gateway_url=get("DISCORD_GATEWAY_URL"),
+        log_level=level,
+        default_deadline=parse_deadline(get("PIECEPACK_DEFAULT_DEADLINE") or "none"),
+        reminder_hours=reminder_hours,
+        guild_ready_timeout=ready_timeout,
+    )
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at a REST proxy and/or gateway other than Discord's own."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+# --------------------------------------------------------------------------- logging
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats as usual, then removes secrets from the whole text (message, args, traceback)."""
+
+    def __init__(self, secrets: list[str], fmt: str | None = None):
+        super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, "[token hidden]")
+        return text
+
+
+def setup_logging(settings: Settings, stream=None) -> logging.Handler:
+    """Log to stderr (or `stream`) through a formatter that hides the token."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(RedactingFormatter([settings.token]))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        if getattr(old, "_piecepack", False):
+            root.removeHandler(old)
+    handler._piecepack = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(settings.log_level)
+    # discord.py logs every HTTP request at DEBUG; keep that out unless asked for.
+    if settings.log_level != "DEBUG":
+        logging.getLogger("discord.http").setLevel(logging.WARNING)
+    return handler

@@ -1,0 +1,514 @@
+"""All of the bot's SQL: games, seats, events, timers and the outbox, in one SQLite file.
+
+One aiosqlite connection in WAL mode. Every change of a game goes through `Store.commit`, one
+transaction that checks the version read earlier (`UPDATE ... WHERE id=? AND version=?`), bumps
+it, and writes the events, the notifications to send (outbox) and the game's timers with it. A
+version mismatch raises `Conflict` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import aiosqlite
+
+# Each entry brings the schema from version i to i+1. Never edit a released entry; add one.
+MIGRATIONS: list[str] = [
+    # 0 -> 1
+    """
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        game             TEXT    NOT NULL,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        thread_id        INTEGER,
+        lobby_message_id INTEGER,
+        host_id          INTEGER NOT NULL,
+        invited_id       INTEGER,
+        status           TEXT    NOT NULL CHECK (status IN ('lobby','active','finished','cancelled')),
+        state            TEXT,
+        version          INTEGER NOT NULL DEFAULT 0,
+        options          TEXT    NOT NULL DEFAULT '{}',
+        deadline_seconds INTEGER,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL
+    );
+    CREATE INDEX games_thread ON games(thread_id);
+    CREATE INDEX games_guild_status ON games(guild_id, status);
+    CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, seat)
+    );
+    CREATE INDEX seats_user ON seats(user_id);
+    CREATE TABLE events (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        actor    TEXT,
+        kind     TEXT    NOT NULL,
+        detail   TEXT    NOT NULL DEFAULT ''
+    );
+    CREATE INDEX events_game ON events(game_id, version);
+    CREATE TABLE timers (
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind     TEXT    NOT NULL,
+        due_at   REAL    NOT NULL,
+        data     TEXT    NOT NULL DEFAULT '{}',
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX timers_due ON timers(due_at);
+    CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id         INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        target_kind     TEXT    NOT NULL CHECK (target_kind IN ('channel','user')),
+        target_id       INTEGER NOT NULL,
+        payload         TEXT    NOT NULL,
+        created_at      REAL    NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at REAL    NOT NULL,
+        delivered_at    REAL,
+        failed          TEXT,
+        message_id      INTEGER
+    );
+    CREATE INDEX outbox_pending ON outbox(delivered_at, failed, next_attempt_at);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+GAME_STATUSES = ("lobby", "active", "finished", "cancelled")
+_GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, thread_id, lobby_message_id, host_id, invited_id, status, "
+    "state, version, options, deadline_seconds, created_at, updated_at"
+)
+_UPDATABLE = {"thread_id", "lobby_message_id", "status", "state", "options", "deadline_seconds",
+              "invited_id"}
+
+
+class Conflict(Exception):
+    """The game changed between reading and writing it; nothing was written."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass
+class GameRow:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    host_id: int
+    invited_id: int | None
+    status: str
+    state: str | None
+    version: int
+    options: dict
+    deadline_seconds: int | None
+    created_at: float
+    updated_at: float
+    seats: list[Seat] = field(default_factory=list)
+
+    @property
+    def player_ids(self) -> list[str]:
+        return [str(s.user_id) for s in self.seats]
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {str(s.user_id): s.name for s in self.seats}
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass
+class Event:
+    kind: str
+    actor: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class Notice:
+    """A message to deliver after the transaction commits: to a channel/thread or a user's DM."""
+
+    target_kind: str          # 'channel' or 'user'
+    target_id: int
+    payload: dict
+
+
+@dataclass
+class Timer:
+    game_id: int
+    kind: str
+    due_at: float
+    data: dict
+
+
+@dataclass
+class OutboxItem:
+    id: int
+    game_id: int | None
+    target_kind: str
+    target_id: int
+    payload: dict
+    attempts: int
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection):
+        self.db = db
+        # One connection: statements of concurrent coroutines must not interleave inside a
+        # transaction, so every use of the connection holds this lock.
+        self.lock = asyncio.Lock()
+
+    # ---- opening and the schema ------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str) -> "Store":
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self.lock:
+            await self.db.close()
+
+    async def migrate(self) -> None:
+        async with self.lock:
+            await self.db.execute(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            version = int(await self._meta("schema_version") or 0)
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"The database has schema version {version}, newer than this bot "
+                    f"({SCHEMA_VERSION}); upgrade the bot.")
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(MIGRATIONS[target - 1]):
+                        await self.db.execute(statement)
+                    await self._set_meta("schema_version", str(target))
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        return int(await self.get_meta("schema_version") or 0)
+
+    # ---- meta ------------------------------------------------------------------------------
+
+    async def _meta(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def _set_meta(self, key: str, value: str) -> None:
+        await self.db.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self.lock:
+            return await self._meta(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.lock:
+            await self._set_meta(key, value)
+
+    # ---- games -----------------------------------------------------------------------------
+
+    async def create_game(self, *, game: str, guild_id: int, channel_id: int, host_id: int,
+                          host_name: str, options: dict, deadline_seconds: int | None,
+                          invited_id: int | None, now: float) -> GameRow:
+        async with self.lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games(game, guild_id, channel_id, host_id, invited_id, status, "
+                    "options, deadline_seconds, created_at, updated_at) "
+                    "VALUES(?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (game, guild_id, channel_id, host_id, invited_id, json.dumps(options),
+                     deadline_seconds, now, now))
+                game_id = cur.lastrowid
+                await self.db.execute(
+                    "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, 0, ?, ?)",
+                    (game_id, host_id, host_name))
+                await self._insert_event(game_id, 0, now, Event("lobby", str(host_id), game))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            return await self._get_game(game_id)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self.lock:
+            return await self._get_game(game_id)
+
+    async def _get_game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return (await self._with_seats([row]))[0]
+
+    async def _with_seats(self, rows: Iterable[aiosqlite.Row]) -> list[GameRow]:
+        games = [_game_row(r) for r in rows]
+        if not games:
+            return games
+        by_id = {g.id: g for g in games}
+        marks = ",".join("?" * len(by_id))
+        async with self.db.execute(
+                f"SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN ({marks}) "
+                "ORDER BY game_id, seat", tuple(by_id)) as cur:
+            async for r in cur:
+                by_id[r[0]].seats.append(Seat(r[1], r[2], r[3]))
+        return games
+
+    async def game_for_thread(self, thread_id: int) -> GameRow | None:
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+                    (thread_id,)) as cur:
+                row = await cur.fetchone()
+            return (await self._with_seats([row]))[0] if row else None
+
+    async def games_of_user(self, user_id: int, guild_id: int | None = None,
+                            statuses: Iterable[str] = ("lobby", "active")) -> list[GameRow]:
+        statuses = tuple(statuses)
+        marks = ",".join("?" * len(statuses))
+        sql = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) "
+               "AND id IN (SELECT game_id FROM seats WHERE user_id=?)")
+        args: list[Any] = [*statuses, user_id]
+        if guild_id is not None:
+            sql += " AND guild_id=?"
+            args.append(guild_id)
+        async with self.lock:
+            async with self.db.execute(sql + " ORDER BY id", args) as cur:
+                rows = await cur.fetchall()
+            return await self._with_seats(rows)
+
+    async def games_with_status(self, status: str) -> list[GameRow]:
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE status=? ORDER BY id", (status,)) as cur:
+                rows = await cur.fetchall()
+            return await self._with_seats(rows)
+
+    async def commit(self, game_id: int, expected_version: int, *, now: float,
+                     changes: dict[str, Any] | None = None,
+                     seats: list[Seat] | None = None,
+                     events: Iterable[Event] = (),
+                     notices: Iterable[Notice] = (),
+                     timers: dict[str, tuple[float, dict]] | None = None) -> int:
+        """Apply one change of a game atomically; returns the new version.
+
+        `seats` replaces all seats; `timers` (kind -> (due_at, data)) replaces all of the game's
+        timers when given ({} clears them). Raises Conflict if the version moved on.
+        """
+        changes = dict(changes or {})
+        unknown = set(changes) - _UPDATABLE
+        if unknown:
+            raise ValueError(f"not updatable: {sorted(unknown)}")
+        if "options" in changes:
+            changes["options"] = json.dumps(changes["options"])
+        new_version = expected_version + 1
+        assignments = "".join(f", {column}=?" for column in changes)
+        async with self.lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    f"UPDATE games SET version=?, updated_at=?{assignments} "
+                    "WHERE id=? AND version=?",
+                    (new_version, now, *changes.values(), game_id, expected_version))
+                if cur.rowcount != 1:
+                    raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+                if seats is not None:
+                    await self.db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+                    await self.db.executemany(
+                        "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, ?, ?, ?)",
+                        [(game_id, s.seat, s.user_id, s.name) for s in seats])
+                for event in events:
+                    await self._insert_event(game_id, new_version, now, event)
+                for notice in notices:
+                    await self.db.execute(
+                        "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
+                        "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
+                        (game_id, notice.target_kind, notice.target_id,
+                         json.dumps(notice.payload), now, now))
+                if timers is not None:
+                    await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+                    await self.db.executemany(
+                        "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
+                        [(game_id, kind, due, json.dumps(data))
+                         for kind, (due, data) in timers.items()])
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        return new_version
+
+    async def _insert_event(self, game_id: int, version: int, now: float, event: Event) -> None:
+        await self.db.execute(
+            "INSERT INTO events(game_id, version, at, actor, kind, detail) VALUES(?, ?, ?, ?, ?, ?)",
+            (game_id, version, now, event.actor, event.kind, event.detail))
+
+    async def events(self, game_id: int) -> list[dict]:
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT version, at, actor, kind, detail FROM events WHERE game_id=? ORDER BY id",
+                    (game_id,)) as cur:
+                return [dict(r) for r in await cur.fetchall()]
+
+    # ---- timers ----------------------------------------------------------------------------
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT game_id, kind, due_at, data FROM timers WHERE due_at<=? "
+                    "ORDER BY due_at", (now,)) as cur:
+                return [Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await cur.fetchall()]
+
+    async def timers_of(self, game_id: int) -> dict[str, Timer]:
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,)) as cur:
+                return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await cur.fetchall()}
+
+    async def set_timer(self, game_id: int, expected_version: int, kind: str, due_at: float | None,
+                        notices: Iterable[Notice], now: float) -> None:
+        """Reschedule (or, with due_at None, drop) one timer and queue notices, without changing
+        the game: a reminder must not invalidate a move being made. Raises Conflict if the game
+        moved on since it was read (that move has set fresh timers)."""
+        async with self.lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
+                    row = await cur.fetchone()
+                if row is None or row[0] != expected_version:
+                    raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+                if due_at is None:
+                    await self.db.execute("DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
+                else:
+                    await self.db.execute(
+                        "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
+                        "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at",
+                        (game_id, kind, due_at))
+                for notice in notices:
+                    await self.db.execute(
+                        "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
+                        "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
+                        (game_id, notice.target_kind, notice.target_id,
+                         json.dumps(notice.payload), now, now))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def drop_timers(self, game_id: int) -> None:
+        async with self.lock:
+            await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+
+    async def next_timer_due(self) -> float | None:
+        async with self.lock:
+            async with self.db.execute("SELECT MIN(due_at) FROM timers") as cur:
+                row = await cur.fetchone()
+            return row[0]
+
+    # ---- outbox ----------------------------------------------------------------------------
+
+    async def add_notices(self, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
+        async with self.lock:
+            await self.db.executemany(
+                "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
+                "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
+                [(game_id, n.target_kind, n.target_id, json.dumps(n.payload), now, now)
+                 for n in notices])
+
+    async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxItem]:
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT id, game_id, target_kind, target_id, payload, attempts FROM outbox "
+                    "WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt_at<=? "
+                    "ORDER BY id LIMIT ?", (now, limit)) as cur:
+                return [OutboxItem(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
+                        for r in await cur.fetchall()]
+
+    async def outbox_waiting(self) -> int:
+        """Undelivered notices that may still be delivered (including ones waiting to retry)."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL") as cur:
+                return (await cur.fetchone())[0]
+
+    async def next_outbox_due(self) -> float | None:
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT MIN(next_attempt_at) FROM outbox "
+                    "WHERE delivered_at IS NULL AND failed IS NULL") as cur:
+                return (await cur.fetchone())[0]
+
+    async def outbox_delivered(self, item_id: int, now: float, message_id: int | None) -> None:
+        async with self.lock:
+            await self.db.execute(
+                "UPDATE outbox SET delivered_at=?, message_id=?, attempts=attempts+1 WHERE id=?",
+                (now, message_id, item_id))
+
+    async def outbox_retry(self, item_id: int, next_attempt_at: float) -> None:
+        async with self.lock:
+            await self.db.execute(
+                "UPDATE outbox SET attempts=attempts+1, next_attempt_at=? WHERE id=?",
+                (next_attempt_at, item_id))
+
+    async def outbox_failed(self, item_id: int, reason: str) -> None:
+        async with self.lock:
+            await self.db.execute(
+                "UPDATE outbox SET attempts=attempts+1, failed=? WHERE id=?", (reason, item_id))
+
+    async def outbox_rows(self, game_id: int | None = None) -> list[dict]:
+        """Every outbox row (tests, audits)."""
+        sql = "SELECT * FROM outbox"
+        args: tuple = ()
+        if game_id is not None:
+            sql += " WHERE game_id=?"
+            args = (game_id,)
+        async with self.lock:
+            async with self.db.execute(sql + " ORDER BY id", args) as cur:
+                rows = [dict(r) for r in await cur.fetchall()]
+        for row in rows:
+            row["payload"] = json.loads(row["payload"])
+        return rows
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def _game_row(r: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=r["id"], game=r["game"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+        thread_id=r["thread_id"], lobby_message_id=r["lobby_message_id"], host_id=r["host_id"],
+        invited_id=r["invited_id"], status=r["status"], state=r["state"], version=r["version"],
+        options=json.loads(r["options"]), deadline_seconds=r["deadline_seconds"],
+        created_at=r["created_at"], updated_at=r["updated_at"])

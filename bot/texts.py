@@ -1,0 +1,103 @@
+"""Words the bot says: names in engine texts, status lines, lobby text, durations."""
+
+from __future__ import annotations
+
+import re
+
+from discord.utils import escape_markdown
+
+MESSAGE_LIMIT = 2000
+
+
+def display(name: str) -> str:
+    return escape_markdown(name)
+
+
+def with_names(text: str, names: dict[str, str]) -> str:
+    """Engine texts name players by id; show their display names instead."""
+    if not names:
+        return text
+    pattern = re.compile("|".join(re.escape(p) for p in sorted(names, key=len, reverse=True)))
+    return pattern.sub(lambda m: f"**{display(names[m.group(0)])}**", text)
+
+
+def name_list(ids, names: dict[str, str]) -> str:
+    shown = [f"**{display(names.get(p, p))}**" for p in ids]
+    if len(shown) <= 1:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def mention(player: str) -> str:
+    return f"<@{player}>"
+
+
+def game_label(title: str, game_id: int) -> str:
+    return f"{title} #{game_id}"
+
+
+def between(names: dict[str, str]) -> str:
+    return f"This game is between {name_list(list(names), names)}."
+
+
+def duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return f"{days} day" + ("s" if days != 1 else "")
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return f"{hours} hour" + ("s" if hours != 1 else "")
+    return f"{seconds // 60} minutes"
+
+
+def timestamp(at: float, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    return f"<t:{int(at)}:{style}>"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Fit a message into Discord's limit, keeping its end (the newest lines)."""
+    if len(text) <= limit:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    size = 2
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if not kept:
+        return text[: limit - 1] + "…"
+    return "…\n" + "\n".join(reversed(kept))
+
+
+def chunks(text: str, limit: int = 1900) -> list[str]:
+    """Split a long text at paragraph (or line) boundaries into messages under `limit`."""
+    parts: list[str] = []
+    current = ""
+    for block in text.split("\n"):
+        while len(block) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(block[:limit])
+            block = block[limit:]
+        if len(current) + len(block) + 1 > limit:
+            parts.append(current)
+            current = block
+        else:
+            current = f"{current}\n{block}" if current else block
+    if current.strip():
+        parts.append(current)
+    return [p for p in parts if p.strip()]
+
+
+HELP = """\
+**piecepack-bot**: piecepack games in this server, played in a thread per game, over minutes or days.
+
+**Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a two-seat game starts as soon as it is full). Options: `opponent:` invites someone, `deadline:` gives every move 1, 3 or 7 days, `options:` sets game options (for example `variant=diagonal`).
+**Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
+`/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
+Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`."""

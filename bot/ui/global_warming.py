@@ -1,0 +1,133 @@
+"""Global Warming's controls: die-face buttons (in the DM, or ephemeral), then in the thread step
+buttons (pawn colour and direction) for a number, or a tile menu, a destination menu and Pass
+for the null."""
+
+from __future__ import annotations
+
+import discord
+from discord.ui import DynamicItem, Select
+
+from ..components import builds, controller, values_of
+from . import SELECT_SIZE, Adapter, register, stamp
+
+FACE_LABELS = {"n": "Null", "a": "Ace", "2": "2", "3": "3", "4": "4", "5": "5"}
+PAWN_MARKS = {"red": "🔴", "black": "⚫", "green": "🟢", "blue": "🔵"}
+ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+def step_label(action: str) -> str:
+    colour, direction = action.split()
+    return f"{PAWN_MARKS.get(colour, '')} {colour} {ARROWS.get(direction, direction)}".strip()
+
+
+def tile_moves(actions: list[str]) -> dict[str, list[str]]:
+    """source position -> destination positions, from actions written `2,3>6,3`."""
+    out: dict[str, list[str]] = {}
+    for action in actions:
+        if ">" in action:
+            src, dst = action.split(">")
+            out.setdefault(src, []).append(dst)
+    return out
+
+
+def tile_labels(view: dict) -> dict[str, str]:
+    return {f"{t['x']},{t['y']}": f"{t['x']},{t['y']}: {FACE_LABELS[t['value']].lower()} of {t['suit']}"
+            for t in view.get("island", [])}
+
+
+class GlobalWarmingAdapter(Adapter):
+    option_hints = ["variant=standard", "variant=orthogonal", "variant=diagonal"]
+
+    def turn_controls(self, game_id, game, state, view):
+        to_act = game.to_act(state)
+        if not to_act:
+            return []
+        if view.get("phase") == "commit":
+            return [["mine", game_id, "Open my private controls"]]
+        (actor,) = to_act
+        return self.act_controls(game_id, game, state, actor, view)
+
+    def act_controls(self, game_id, game, state, player, view):
+        st = stamp(game, state, player)
+        actions = [str(a) for a in game.legal_actions(state, player)]
+        if "pass" in actions or any(">" in a for a in actions):
+            labels = tile_labels(view)
+            sources = [[src, labels.get(src, src)] for src in sorted(tile_moves(actions))][:SELECT_SIZE]
+            specs = [["gwtile", game_id, st, sources]] if sources else []
+            return specs + [["act", game_id, st, "pass", "Pass (move no tile)"]]
+        return [["act", game_id, st, a, step_label(a)] for a in actions][:20]
+
+    def player_controls(self, game_id, game, state, player):
+        actions = [str(a) for a in game.legal_actions(state, player)]
+        if not actions:
+            return [], ""
+        prompt = game.prompt(state, player)
+        if prompt.kind == "secret":
+            st = stamp(game, state, player)
+            return [["act", game_id, st, a, FACE_LABELS.get(a, a)] for a in actions], ""
+        return self.act_controls(game_id, game, state, player, game.view(state, player)), ""
+
+    def describe_action(self, game, state, player, action):
+        if action in FACE_LABELS:
+            return f"**{FACE_LABELS[action]}**"
+        return f"`{action}`"
+
+
+register("global-warming", GlobalWarmingAdapter())
+
+
+@builds("gwtile")
+class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
+    """Null action, first step: which tile to move (on the public board; answers privately)."""
+
+    def __init__(self, game_id: int, stamp_: str, options: list | None = None):
+        select_options = [discord.SelectOption(label=label[:100], value=src)
+                          for src, label in options or []] or [discord.SelectOption(label="-")]
+        super().__init__(Select(custom_id=f"pp:gwt:{game_id}:{stamp_}", options=select_options,
+                                placeholder="Null: tile to move"))
+        self.game_id, self.stamp = game_id, stamp_
+
+    @classmethod
+    def from_spec(cls, game_id, stamp_, options):
+        return cls(int(game_id), stamp_, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"])
+
+    async def callback(self, interaction: discord.Interaction):
+        src = values_of(interaction)[0]
+
+        def destinations(row, game, state, player):
+            moves = tile_moves([str(a) for a in game.legal_actions(state, player)])
+            dests = moves.get(src, [])
+            pages = [dests[i:i + SELECT_SIZE] for i in range(0, len(dests), SELECT_SIZE)][:5]
+            specs = [["gwdest", row.id, self.stamp, src, n, page] for n, page in enumerate(pages)]
+            return f"Move the tile at **{src}** to:", specs
+
+        await controller(interaction).adapter_step(interaction, self.game_id, self.stamp,
+                                                   destinations, new_message=True)
+
+
+@builds("gwdest")
+class DestinationSelect(DynamicItem[Select],
+                        template=r"pp:gwd:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<src>-?\d+,-?\d+):(?P<n>\d)"):
+    def __init__(self, game_id: int, stamp_: str, src: str, n: int, dests: list | None = None):
+        select_options = [discord.SelectOption(label=d, value=d) for d in dests or []] \
+            or [discord.SelectOption(label="-")]
+        super().__init__(Select(custom_id=f"pp:gwd:{game_id}:{stamp_}:{src}:{n}", options=select_options,
+                                placeholder="Empty position" + (f" (more, {n + 1})" if n else "")))
+        self.game_id, self.stamp, self.src = game_id, stamp_, src
+
+    @classmethod
+    def from_spec(cls, game_id, stamp_, src, n, dests):
+        return cls(int(game_id), stamp_, src, int(n), dests)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction):
+        dst = values_of(interaction)[0]
+        await controller(interaction).action_chosen(
+            interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)

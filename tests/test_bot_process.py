@@ -1,0 +1,89 @@
+"""`python -m bot` as a separate process, configured only by environment variables, against the
+in-process fake Discord: publish, lobby, /move with autocomplete, a process restart, /resign."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.botkit import command, fake_discord, press, said
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class BotProcess:
+    def __init__(self, fake, db: Path, cwd: Path):
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.base_url,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            "PIECEPACK_DB": str(db),
+            "PIECEPACK_GUILD_READY_TIMEOUT": "0.05",
+            "LOG_LEVEL": "DEBUG",
+        }
+        self.cwd = cwd
+        self.output = bytearray()
+
+    async def __aenter__(self):
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=self.cwd, env=self.env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        self.reader = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self):
+        while chunk := await self.proc.stdout.read(65536):
+            self.output += chunk
+
+    async def stop(self) -> int:
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(self.proc.wait(), 20)
+        await self.reader
+        return code
+
+    async def __aexit__(self, *exc):
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
+    db = tmp_path / "data" / "piecepack.sqlite3"
+    db.parent.mkdir()
+    async with fake_discord() as fake:
+        alice, bob = fake.add_user("alice"), fake.add_user("bob")
+        async with BotProcess(fake, db, tmp_path) as first:
+            await fake.wait_for(lambda: fake.identify_count >= 1 and fake.connected, timeout=30)
+            await fake.wait_for(lambda: fake.command_publishes >= 1, timeout=10)
+            assert {c["name"] for c in fake.published_commands[None]} >= {
+                "play", "move", "board", "games", "resign", "draw", "rules", "help"}
+            res = await command(fake, alice, "play", {"game": "relativity"})
+            lobby = res.original
+            await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+            thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id)
+            await fake.wait_for(lambda: fake.messages(thread))
+            choices = await fake.autocomplete(alice, "move", {"move": "a1"}, focused="move", channel=thread)
+            assert 0 < len(choices) <= 25 and all("a1" in c["value"] for c in choices)
+            res = await command(fake, alice, "move", {"move": choices[0]["value"]}, channel=thread)
+            assert "Played" in said(res)
+            await fake.wait_for(lambda: len(fake.messages(thread)) >= 2)
+            button = fake.messages(thread)[-1].custom_ids()[0]
+            assert await first.stop() == 0
+        assert fake.token not in first.output.decode(errors="replace")
+
+        async with BotProcess(fake, db, tmp_path) as second:
+            await fake.wait_for(lambda: fake.identify_count >= 2 and fake.connected, timeout=30)
+            assert fake.command_publishes == 1      # unchanged commands are not published again
+            opened = await press(fake, bob, button)  # a button posted by the first process
+            assert opened.messages[-1].select_options()
+            res = await command(fake, bob, "resign", {}, channel=thread)
+            assert "resigned" in said(res)
+            await fake.wait_for(lambda: "wins" in fake.messages(thread)[-1].content)
+            assert await second.stop() == 0
+        assert fake.token not in second.output.decode(errors="replace")

@@ -1,0 +1,73 @@
+"""Settings: environment, .env file, the missing-token message, and a log that hides the token."""
+
+import io
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, SettingsError, load_settings, setup_logging
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_defaults_with_only_a_token(tmp_path):
+    s = load_settings({"DISCORD_TOKEN": TOKEN}, cwd=tmp_path)
+    assert s.token == TOKEN and s.db_path == "./piecepack.sqlite3"
+    assert (s.api_base, s.gateway_url, s.log_level, s.default_deadline, s.reminder_hours) == \
+        (None, None, "INFO", "none", 24.0)
+
+
+def test_dotenv_is_read_and_the_environment_wins(tmp_path):
+    (tmp_path / ".env").write_text(
+        "# comment\nexport DISCORD_TOKEN='from-file'\nPIECEPACK_DB=/data/x.sqlite3\n"
+        "PIECEPACK_DEFAULT_DEADLINE=3d\nLOG_LEVEL=debug\n\n")
+    s = load_settings({"PIECEPACK_DB": "env.sqlite3", "DISCORD_API_BASE": "http://h/api/v10/"},
+                      cwd=tmp_path)
+    assert s.token == "from-file" and s.db_path == "env.sqlite3"
+    assert s.default_deadline == "3d" and s.log_level == "DEBUG"
+    assert s.api_base == "http://h/api/v10"
+
+
+@pytest.mark.parametrize("env, message", [
+    ({}, "DISCORD_TOKEN is not set"),
+    ({"DISCORD_TOKEN": "t", "PIECEPACK_DEFAULT_DEADLINE": "2d"}, "none, 1d, 3d or 7d"),
+    ({"DISCORD_TOKEN": "t", "PIECEPACK_REMINDER_HOURS": "soon"}, "not a number"),
+    ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+])
+def test_bad_settings_say_what_to_fix(tmp_path, env, message):
+    with pytest.raises(SettingsError, match=message):
+        load_settings(env, cwd=tmp_path)
+
+
+def test_repr_never_shows_the_token():
+    assert TOKEN not in repr(Settings(token=TOKEN)) and TOKEN not in str(Settings(token=TOKEN))
+
+
+def test_logs_hide_the_token_in_messages_arguments_and_tracebacks():
+    stream = io.StringIO()
+    handler = setup_logging(Settings(token=TOKEN, log_level="DEBUG"), stream)
+    try:
+        log = logging.getLogger("piecepack.test")
+        log.info("connecting with %s", TOKEN)
+        log.warning(f"header Bot {TOKEN}")
+        try:
+            raise RuntimeError(f"bad token {TOKEN}")
+        except RuntimeError:
+            log.exception("failed")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    text = stream.getvalue()
+    assert "connecting with" in text and "bad token" in text and "Traceback" in text
+    assert TOKEN not in text and "[token hidden]" in text
+
+
+def test_missing_token_exits_2_with_instructions(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and "developers/applications" in done.stderr

@@ -1,0 +1,137 @@
+"""The SQLite store: schema and migrations, optimistic concurrency, events, timers, outbox."""
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot import storage
+from bot.storage import Conflict, Event, Notice, Seat, Store
+
+
+async def new_game(store, now=100.0):
+    return await store.create_game(game="relativity", guild_id=1, channel_id=2, host_id=10,
+                                   host_name="Alice", options={"x": 1}, deadline_seconds=86400,
+                                   invited_id=None, now=now)
+
+
+async def test_fresh_database_gets_the_current_schema_in_wal_mode(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(str(path))
+    assert await store.schema_version() == storage.SCHEMA_VERSION
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"meta", "games", "seats", "events", "timers", "outbox"} <= tables
+
+
+async def test_reopening_keeps_data_and_runs_only_new_migrations(tmp_path, monkeypatch):
+    path = str(tmp_path / "db.sqlite3")
+    store = await Store.open(path)
+    game = await new_game(store)
+    await store.close()
+    extra = "CREATE TABLE later (x INTEGER); INSERT INTO later VALUES (7)"
+    monkeypatch.setattr(storage, "MIGRATIONS", storage.MIGRATIONS + [extra])
+    monkeypatch.setattr(storage, "SCHEMA_VERSION", len(storage.MIGRATIONS))
+    store = await Store.open(path)
+    assert await store.schema_version() == 2
+    assert (await store.get_game(game.id)).seats == [Seat(0, 10, "Alice")]
+    await store.close()
+    store = await Store.open(path)  # a third open must not re-run migration 2
+    async with store.db.execute("SELECT COUNT(*) FROM later") as cur:
+        assert (await cur.fetchone())[0] == 1
+    await store.close()
+
+
+async def test_a_newer_database_is_refused(tmp_path, monkeypatch):
+    path = str(tmp_path / "db.sqlite3")
+    store = await Store.open(path)
+    await store.set_meta("schema_version", str(storage.SCHEMA_VERSION + 1))
+    await store.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        await Store.open(path)
+
+
+async def test_commit_checks_the_version_and_writes_everything_or_nothing(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    assert game.status == "lobby" and game.version == 0 and game.options == {"x": 1}
+    seats = [Seat(0, 10, "Alice"), Seat(1, 11, "Bob")]
+    version = await store.commit(
+        game.id, 0, now=101.0, changes={"status": "active", "state": "{}"}, seats=seats,
+        events=[Event("start", "10", "seed")],
+        notices=[Notice("channel", 55, {"content": "hi"})],
+        timers={"deadline": (500.0, {}), "reminder": (400.0, {"n": 1})})
+    assert version == 1
+    with pytest.raises(Conflict):
+        await store.commit(game.id, 0, now=102.0, changes={"status": "finished"},
+                           events=[Event("x")], notices=[Notice("user", 11, {})], timers={})
+    row = await store.get_game(game.id)
+    assert (row.status, row.version, row.state) == ("active", 1, "{}")
+    assert row.player_ids == ["10", "11"] and row.names == {"10": "Alice", "11": "Bob"}
+    assert [e["kind"] for e in await store.events(game.id)] == ["lobby", "start"]
+    assert [o["payload"] for o in await store.outbox_rows()] == [{"content": "hi"}]
+    assert set(await store.timers_of(game.id)) == {"deadline", "reminder"}
+    await store.close()
+
+
+async def test_two_writers_from_the_same_version_exactly_one_wins(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+
+    async def write(text):
+        try:
+            await store.commit(game.id, 0, now=1.0, changes={"state": text}, events=[Event("a", None, text)])
+            return "ok"
+        except Conflict:
+            return "conflict"
+
+    results = await asyncio.gather(write("one"), write("two"))
+    assert sorted(results) == ["conflict", "ok"]
+    assert len(await store.events(game.id)) == 2  # the lobby event and one action
+    await store.close()
+
+
+async def test_timers_are_replaced_and_found_when_due(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    await store.commit(game.id, 0, now=1.0, timers={"deadline": (50.0, {}), "reminder": (40.0, {})})
+    assert [t.kind for t in await store.due_timers(45.0)] == ["reminder"]
+    assert await store.next_timer_due() == 40.0
+    await store.commit(game.id, 1, now=2.0, timers={"deadline": (90.0, {})})
+    assert await store.due_timers(60.0) == []
+    await store.commit(game.id, 2, now=3.0)  # timers=None keeps them
+    assert [t.due_at for t in (await store.timers_of(game.id)).values()] == [90.0]
+    await store.close()
+
+
+async def test_outbox_delivery_retry_and_failure(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    await store.add_notices(game.id, [Notice("user", 1, {"n": 1}), Notice("user", 2, {"n": 2}),
+                                      Notice("channel", 3, {"n": 3})], now=10.0)
+    first, second, third = await store.pending_outbox(10.0)
+    await store.outbox_delivered(first.id, 11.0, 999)
+    await store.outbox_retry(second.id, 30.0)
+    await store.outbox_failed(third.id, "gone")
+    assert await store.pending_outbox(20.0) == []
+    assert await store.outbox_waiting() == 1
+    assert await store.next_outbox_due() == 30.0
+    again = await store.pending_outbox(30.0)
+    assert [(o.id, o.attempts, o.payload) for o in again] == [(second.id, 1, {"n": 2})]
+    await store.close()
+
+
+async def test_games_of_a_user_and_by_thread(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    a = await new_game(store)
+    b = await new_game(store)
+    await store.commit(b.id, 0, now=1.0, changes={"status": "active", "thread_id": 77},
+                       seats=[Seat(0, 10, "Alice"), Seat(1, 12, "Carol")])
+    assert [g.id for g in await store.games_of_user(10, guild_id=1)] == [a.id, b.id]
+    assert [g.id for g in await store.games_of_user(12)] == [b.id]
+    assert await store.games_of_user(10, guild_id=2) == []
+    assert (await store.game_for_thread(77)).id == b.id
+    assert await store.game_for_thread(78) is None
+    await store.close()
