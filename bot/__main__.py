@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 
 from .settings import Settings, SettingsError, apply_endpoints, load_settings, setup_logging
@@ -32,6 +33,10 @@ async def run_bot(settings: Settings) -> int:
         except discord.LoginFailure:
             log.error("Discord refused the token: check DISCORD_TOKEN (reset it in the Developer "
                       "Portal if needed).")
+            return 1
+        except (aiohttp.ClientConnectionError, OSError) as exc:
+            log.error("Cannot reach Discord (%s): check the network, DISCORD_API_BASE and "
+                      "DISCORD_GATEWAY_URL.", exc)
             return 1
     return 0
 

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 COMMANDS_HASH_KEY = "commands_hash"
 MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
+OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
 
 
 class PiecepackBot(commands.Bot):
@@ -53,6 +54,7 @@ class PiecepackBot(commands.Bot):
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
+        self._pruned_at = 0.0
 
     def now(self) -> float:
         return self.clock()
@@ -137,6 +139,9 @@ class PiecepackBot(commands.Bot):
                 except Exception:
                     log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
             await self.delivery.deliver_due()
+            if self.now() - self._pruned_at > 3600:
+                self._pruned_at = self.now()
+                await self.store.prune_outbox(self.now() - OUTBOX_KEEP)
 
     async def _background(self) -> None:
         while True:

@@ -23,6 +23,7 @@ from . import texts, ui
 from .components import build_view
 from . import delivery
 from .flow import UserError, parse_options
+from .storage import Conflict
 from .settings import DEADLINES
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,9 @@ class Controller(commands.Cog):
         except UserError as exc:
             await self._safe_say(interaction, str(exc))
         except Exception:
-            what = (interaction.data or {}).get("name") or (interaction.data or {}).get("custom_id")
+            # Only the command's name or the kind of component: their values may be secret.
+            data = interaction.data or {}
+            what = data.get("name") or ":".join(str(data.get("custom_id", "?")).split(":")[:2])
             log.exception("unexpected error in game %s (%s by user %s)", game_id, what,
                           interaction.user.id)
             await self._safe_say(interaction, APOLOGY)
@@ -116,7 +119,9 @@ class Controller(commands.Cog):
         async with self.answering(interaction):
             if game not in engine.game_names():
                 raise UserError("Choose a game from the list.")
-            if isinstance(interaction.channel, discord.Thread):
+            if getattr(interaction.channel, "type", None) in (
+                    discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                    discord.ChannelType.news_thread):
                 raise UserError("Use `/play` in a text channel: each game gets its own thread.")
             if opponent is not None and opponent.bot:
                 raise UserError("Bots cannot play.")
@@ -131,8 +136,11 @@ class Controller(commands.Cog):
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
-                                        changes={"lobby_message_id": message_id})
+            try:
+                await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                            changes={"lobby_message_id": message_id})
+            except Conflict:
+                pass  # someone joined first; the game's thread will then start without the message
 
     @play.autocomplete("options")
     async def options_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -191,10 +199,17 @@ class Controller(commands.Cog):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The caller's own legal moves that fit what they typed; nothing for anyone else."""
         try:
-            row = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
+            return await self._legal_choices(interaction, current)
         except UserError:
             return []
+        except Exception:
+            log.exception("autocomplete failed for user %s", interaction.user.id)
+            return []
+
+    async def _legal_choices(self, interaction: discord.Interaction, current: str):
+        row = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
         if row.status != "active" or not row.seat_of(interaction.user.id):
             return []
         game = self.flow.game_of(row)

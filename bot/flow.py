@@ -340,11 +340,14 @@ class GameFlow:
         adapter = ui.adapter_for(row.game)
         if op == "move":
             said = adapter.describe_action(game, new, player, detail)
-            if secret and game.outcome(new) is None and player in game.to_act(new) \
-                    and game.prompt(new, player).kind == "secret":
-                return (f"🔒 Your choice: {said}. Nobody else sees it; you may change it until "
-                        "everyone has chosen.")
-            return f"✅ Played {said}."
+            if not secret:
+                return f"✅ Played {said}."
+            if player in game.awaited(new) or player not in game.to_act(new) \
+                    or game.prompt(new, player).kind != "secret" or game.outcome(new) is not None:
+                # the phase is over (this was the last choice): the reveal is in the thread
+                return f"🔒 Your choice: {said}. Everyone has chosen: see the reveal in the thread."
+            return (f"🔒 Your choice: {said}. Nobody else sees it; you may change it until "
+                    "everyone has chosen.")
         return {"resign": "You resigned.", "offer": "You offered a draw.",
                 "accept": "You accepted the draw.", "decline": "You declined the draw."}[op]
 

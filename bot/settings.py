@@ -147,6 +147,11 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
+def _not_voice(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that voice support is missing; we never use voice."""
+    return "voice will NOT be supported" not in record.getMessage()
+
+
 def setup_logging(settings: Settings, stream=None) -> logging.Handler:
     """Log to stderr (or `stream`) through a formatter that hides the token."""
     handler = logging.StreamHandler(stream or sys.stderr)
@@ -156,9 +161,11 @@ def setup_logging(settings: Settings, stream=None) -> logging.Handler:
         if getattr(old, "_piecepack", False):
             root.removeHandler(old)
     handler._piecepack = True  # type: ignore[attr-defined]
+    handler.addFilter(_not_voice)
     root.addHandler(handler)
     root.setLevel(settings.log_level)
-    # discord.py logs every HTTP request at DEBUG; keep that out unless asked for.
-    if settings.log_level != "DEBUG":
-        logging.getLogger("discord.http").setLevel(logging.WARNING)
+    # At DEBUG, discord.py logs every gateway event and request body: players' secret choices
+    # and DMs. Hidden information must never reach a log, so those loggers stop at INFO.
+    for name in ("discord.http", "discord.gateway", "discord.state", "discord.webhook"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     return handler

@@ -486,6 +486,14 @@ class Store:
             await self.db.execute(
                 "UPDATE outbox SET attempts=attempts+1, failed=? WHERE id=?", (reason, item_id))
 
+    async def prune_outbox(self, before: float) -> int:
+        """Forget notices delivered (or given up) before `before`; returns how many."""
+        async with self.lock:
+            cur = await self.db.execute(
+                "DELETE FROM outbox WHERE (delivered_at IS NOT NULL OR failed IS NOT NULL) "
+                "AND created_at < ?", (before,))
+            return cur.rowcount
+
     async def outbox_rows(self, game_id: int | None = None) -> list[dict]:
         """Every outbox row (tests, audits)."""
         sql = "SELECT * FROM outbox"

@@ -1,6 +1,6 @@
 """The Relativity board: a view of engine.relativity drawn as SVG.
 
-Layout (user units are the pixels of the default 640 x 528 PNG): a header with the round and
+Layout (user units are the pixels of the default PNG): a header with the round and
 whose turn it is; the 4 x 6 board of six tile backs with the coins value side up and the
 coordinates; on the right the round's trophy tiles still to be won; below, one panel per player
 with their role and the trophies they hold.
@@ -13,12 +13,14 @@ from engine.piecepack import VALUES
 from . import piecepack as pp
 from .svg import circle, document, element, fit, group, line, rect, text
 
-WIDTH, HEIGHT = 640, 528
+# The default size is a trade: big enough to read on a phone (Discord shows ~400 px), small
+# enough for resvg to draw in under 30 ms; its cost grows with the area of shapes and glyphs.
+WIDTH, HEIGHT = 560, 462
 COLUMNS, ROWS = "abcdef", "1234"
-CELL = 80
-BOARD_X, BOARD_Y = 36, 70  # top-left corner of cell a4, on whole pixels (tiles are rects)
-COIN = 70
-RACK_TILE = 44
+CELL = 70
+BOARD_X, BOARD_Y = 32, 62  # corner of cell a4, on whole pixels: tiles are drawn with rects
+COIN = 62
+RACK_TILE = 38
 SWAP = "#ff9414"
 MOLECULE = "#3fd0b4"
 TURN = "#ffc533"
@@ -58,8 +60,8 @@ def draw(view: dict, names: dict[str, str] | None = None) -> str:
 def _header(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
     motif = pp.suit_symbol(defs, "moons" if view["round"] == "night" else "suns", theme["motif"])
     parts = [
-        pp.use(motif, 32, 34, 40),
-        text(60, 34, f"{theme['title']} round", 25, bold=True, anchor="start", fill=theme["ink"],
+        pp.use(motif, 28, 30, 36),
+        text(52, 30, f"{theme['title']} round", 22, bold=True, anchor="start", fill=theme["ink"],
              class_="round"),
     ]
     outcome = view.get("outcome")
@@ -68,14 +70,14 @@ def _header(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
             headline = "Game drawn"
         else:
             headline = " & ".join(names[w] for w in outcome["winners"]) + " wins"
-        parts.append(text(WIDTH - 16, 25, fit(headline, 24), 22, bold=True, anchor="end",
+        parts.append(text(WIDTH - 14, 21, fit(headline, 24), 20, bold=True, anchor="end",
                           fill=theme["ink"], class_="status"))
-        parts.append(text(WIDTH - 16, 50, fit(_with_names(outcome["reason"], names), 44), 14,
+        parts.append(text(WIDTH - 14, 44, fit(_with_names(outcome["reason"], names), 54), 12,
                           anchor="end", fill=theme["soft"], class_="reason"))
     elif view.get("turn") is not None:
         player = view["turn"]
         role = "Space" if view["roles"]["space"] == player else "Time"
-        parts.append(text(WIDTH - 16, 34, f"{fit(names[player], 18)} to move · {role}", 20,
+        parts.append(text(WIDTH - 14, 30, f"{fit(names[player], 14)} to move · {role}", 18,
                           bold=True, anchor="end", fill=theme["ink"], class_="status"))
     return group("".join(parts), class_="header")
 
@@ -97,11 +99,12 @@ def _board(view: dict, theme: dict, defs: pp.Defs) -> str:
              for tile_column in range(3) for tile_row in range(2)]
     for index, column in enumerate(COLUMNS):
         x = BOARD_X + (index + 0.5) * CELL
-        parts.append(text(x, BOARD_Y + 4 * CELL + 16, column, 19, bold=True, fill=theme["soft"],
+        parts.append(text(x, BOARD_Y + 4 * CELL + 14, column, 17, bold=True, fill=theme["soft"],
                           class_="coord"))
     for row in ROWS:
         _, y = cell_centre("a" + row)
-        parts.append(text(BOARD_X - 18, y, row, 19, bold=True, fill=theme["soft"], class_="coord"))
+        parts.append(text(BOARD_X - 16, y, row, 17, bold=True, fill=theme["soft"],
+                          class_="coord"))
     parts.append(_molecules(view))
     swap = view.get("last_swap")
     link_under, link_over = _swap_link(*swap) if swap else ("", "")
@@ -113,7 +116,7 @@ def _board(view: dict, theme: dict, defs: pp.Defs) -> str:
     if swap:
         for cell in swap:
             x, y = cell_centre(cell)
-            parts.append(circle(x, y, COIN / 2 + 4, fill="none", stroke=SWAP, stroke_width=6,
+            parts.append(circle(x, y, COIN / 2 + 4, fill="none", stroke=SWAP, stroke_width=5.5,
                                 class_="last-swap", data_cell=cell))
         parts.append(link_over)
     return group("".join(parts), class_="board")
@@ -126,7 +129,7 @@ def _swap_link(first: str, second: str) -> tuple[str, str]:
     (x1, y1), (x2, y2) = cell_centre(first), cell_centre(second)
     dx, dy = round((x2 - x1) / CELL), round((y2 - y1) / CELL)
     if abs(dx) <= 1 and abs(dy) <= 1 or not _wraps(dx, dy):
-        return line(x1, y1, x2, y2, stroke=SWAP, stroke_width=8, stroke_linecap="round",
+        return line(x1, y1, x2, y2, stroke=SWAP, stroke_width=7, stroke_linecap="round",
                     class_="swap-link"), ""
     ux = -_sign(dx) if abs(dx) > 1 else _sign(dx)
     uy = -_sign(dy) if abs(dy) > 1 else _sign(dy)
@@ -138,7 +141,7 @@ def _wrap_arrow(x: float, y: float, ux: int, uy: int) -> str:
     short so it never reaches the coordinates beside the board."""
     length = (ux * ux + uy * uy) ** 0.5
     ux, uy = ux / length, uy / length
-    ring, tip, half = COIN / 2 + 4, COIN / 2 + 19, 11
+    ring, tip, half = COIN / 2 + 4, COIN / 2 + 18, 10
     points = ((x + ux * tip, y + uy * tip), (x + ux * ring - uy * half, y + uy * ring + ux * half),
               (x + ux * ring + uy * half, y + uy * ring - ux * half))
     return element("polygon", points=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
@@ -172,7 +175,7 @@ def _molecules(view: dict) -> str:
                     bonds.append(line(xa, ya, xb, yb))
         glow = "".join(circle(*cell_centre(c), COIN / 2 + 6) for c in cells)
         parts.append(group(
-            group("".join(bonds), stroke=MOLECULE, stroke_width=22, stroke_linecap="round")
+            group("".join(bonds), stroke=MOLECULE, stroke_width=20, stroke_linecap="round")
             + group(glow, fill=MOLECULE),
             opacity="0.55", class_="molecule", data_value=molecule["value"],
             data_cells=" ".join(cells),
@@ -184,19 +187,24 @@ def _molecules(view: dict) -> str:
 
 
 def _trophy_rack(view: dict, theme: dict, defs: pp.Defs) -> str:
-    """This round's six trophy tiles; those already won are faded out."""
+    """This round's six trophy tiles: those already won are faded out, one set aside when the
+    round closed is crossed out."""
     suit = theme["trophy_suit"]
     won = view["trophies"][view["round"]]
+    set_aside = view.get("set_aside", {}).get(view["round"], [])
     left = round(BOARD_X + 6 * CELL + (WIDTH - BOARD_X - 6 * CELL - RACK_TILE) / 2)
     parts = []
     for index, value in enumerate(VALUES):
-        owner = won.get(value)
-        parts.append(pp.place(pp.tile_face(defs, suit, value, RACK_TILE), left,
-                              BOARD_Y + 2 + index * 53, RACK_TILE,
-                              opacity=None if owner is None else "0.22",
-                              class_="trophy-open" if owner is None else "trophy-won",
-                              data_value=value))
-    parts.append(text(left + RACK_TILE / 2, BOARD_Y + 4 * CELL + 16, "TROPHIES", 10, bold=True,
+        top = BOARD_Y + 2 + index * 47
+        state = ("trophy-won" if won.get(value) is not None
+                 else "trophy-set-aside" if value in set_aside else "trophy-open")
+        parts.append(pp.place(pp.tile_face(defs, suit, value, RACK_TILE), left, top, RACK_TILE,
+                              opacity=None if state == "trophy-open" else "0.22",
+                              class_=state, data_value=value))
+        if state == "trophy-set-aside":
+            parts.append(line(left - 3, top + RACK_TILE + 3, left + RACK_TILE + 3, top - 3,
+                              stroke=theme["soft"], stroke_width=3))
+    parts.append(text(left + RACK_TILE / 2, BOARD_Y + 4 * CELL + 14, "TROPHIES", 10, bold=True,
                       fill=theme["soft"]))
     return group("".join(parts), class_="trophy-rack")
 
@@ -207,8 +215,9 @@ def _trophy_rack(view: dict, theme: dict, defs: pp.Defs) -> str:
 def _players(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
-    margin, gap, top, height = 12, 12, 432, 86
-    width = (WIDTH - 2 * margin - gap) / 2
+    margin, gap, height = 10, 10, 76
+    top = HEIGHT - margin - height
+    width = (WIDTH - 2 * margin - gap) // 2
     parts = []
     for index, role in enumerate(("Space", "Time")):
         player = view["roles"][role.lower()]
@@ -225,29 +234,26 @@ def _player_panel(view, player, name, role, x, y, w, h, theme, defs, *, active, 
     """Role icon and word on the left; name and trophy count on top; trophies held below.
     The player to move (or the winner) gets a gold frame and a tab on it saying so."""
     flagged = active or winner
-    parts = [rect(x, y, w, h, rx=10, fill=theme["panel"], stroke=TURN if flagged else "none",
+    parts = [rect(x, y, w, h, fill=theme["panel"], stroke=TURN if flagged else "none",
                   stroke_width=3)]
-    parts.append(pp.use(_role_icon(defs, role, theme), x + 32, y + 31, 36))
-    parts.append(text(x + 32, y + 69, role.upper(), 13, bold=True, fill=theme["soft"],
+    parts.append(pp.use(_role_icon(defs, role, theme), x + 28, y + 27, 32))
+    parts.append(text(x + 28, y + 61, role.upper(), 11, bold=True, fill=theme["soft"],
                       class_="role"))
-    parts.append(text(x + 70, y + 25, fit(name, 15), 19, bold=True, anchor="start",
+    parts.append(text(x + 62, y + 22, fit(name, 15), 17, bold=True, anchor="start",
                       fill=theme["ink"], class_="name"))
-    parts.append(text(x + w - 12, y + 25, str(view["trophy_counts"].get(player, 0)), 24,
+    parts.append(text(x + w - 10, y + 22, str(view["trophy_counts"].get(player, 0)), 21,
                       bold=True, anchor="end", fill=theme["ink"], class_="count"))
     held = [("moons", v) for v, p in view["trophies"]["night"].items() if p == player]
     held += [("suns", v) for v, p in view["trophies"]["day"].items() if p == player]
-    size = int(min(34, (w - 70 - 10) / max(len(held), 1) - 4))
+    size = int(min(30, (w - 70) / max(len(held), 1) - 4))
     for i, (suit, value) in enumerate(held):
-        parts.append(pp.place(pp.tile_face(defs, suit, value, size), round(x + 70 + i * (size + 4)),
-                              y + 44, size, class_="trophy", data_suit=suit, data_value=value))
-    if not held:
-        parts.append(text(x + 70, y + 61, "no trophies yet", 14, anchor="start",
-                          fill=theme["soft"]))
+        parts.append(pp.place(pp.tile_face(defs, suit, value, size), x + 62 + i * (size + 4),
+                              y + 38, size, class_="trophy", data_suit=suit, data_value=value))
     if flagged:
         label = "WINNER" if winner else "TO MOVE"
-        tab_w = 14 + len(label) * 9
-        parts.append(rect(x + w - 18 - tab_w, y - 10, tab_w, 20, rx=10, fill=TURN))
-        parts.append(text(x + w - 18 - tab_w / 2, y, label, 12, bold=True, fill=pp.INK,
+        tab_w = 12 + len(label) * 8
+        parts.append(rect(x + w - 16 - tab_w, y - 9, tab_w, 18, rx=9, fill=TURN))
+        parts.append(text(x + w - 16 - tab_w / 2, y, label, 10.5, bold=True, fill=pp.INK,
                           class_="flag"))
     return "".join(parts)
 

@@ -58,7 +58,8 @@ def group(content: str, transform: str | None = None, **values) -> str:
 
 
 def rect(x: float, y: float, width: float, height: float, **values) -> str:
-    return element("rect", x=float(x), y=float(y), width=float(width), height=float(height), **values)
+    return element("rect", x=float(x), y=float(y), width=float(width), height=float(height),
+                   **values)
 
 
 def circle(cx: float, cy: float, r: float, **values) -> str:

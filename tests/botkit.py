@@ -87,15 +87,6 @@ def last_board_post(fake, thread_id):
     return posts[-1] if posts else None
 
 
-# TEMPORARY (until render/__init__.py lands): a stand-in PNG so the bot tests can run.
-import render as _render  # noqa: E402
-
-if not hasattr(_render, "render_png"):
-    import bot.delivery as _delivery
-
-    _delivery.render_board = lambda board: b"\x89PNG\r\n\x1a\n" + b"stand-in"
-
-
 async def press(fake, user, custom_id, **kwargs):
     """Click a button and wait until the bot has finished answering."""
     return await (await fake.click(user, custom_id, **kwargs)).done()

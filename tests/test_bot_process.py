@@ -87,3 +87,17 @@ async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
             await fake.wait_for(lambda: "wins" in fake.messages(thread)[-1].content)
             assert await second.stop() == 0
         assert fake.token not in second.output.decode(errors="replace")
+
+
+async def test_sync_subcommand_publishes_and_exits(tmp_path):
+    async with fake_discord() as fake:
+        for args, scope in ((["sync", "--guild", fake.guild_id], fake.guild_id), (["sync"], None)):
+            env = BotProcess(fake, tmp_path / "db.sqlite3", tmp_path).env
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", *args, cwd=tmp_path, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            output, _ = await asyncio.wait_for(proc.communicate(), 30)
+            assert proc.returncode == 0, output.decode()
+            assert b"Published" in output and fake.token.encode() not in output
+            assert {c["name"] for c in fake.published_commands[scope]} >= {"play", "move"}
+        assert fake.connected is False and fake.command_publishes == 2

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import engine
-from tests.botkit import (FakeClock, choose, command, fake_discord, open_game, press, running_bot,
+from tests.botkit import (FakeClock, command, fake_discord, open_game, press, running_bot,
                           said, settle)
 
 GAME = engine.get_game("relativity")

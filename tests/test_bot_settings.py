@@ -71,3 +71,14 @@ def test_missing_token_exits_2_with_instructions(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "DISCORD_TOKEN" in done.stderr and "developers/applications" in done.stderr
+
+
+def test_debug_logging_keeps_discord_payloads_out():
+    """discord.py logs gateway events and request bodies (secret choices, DMs) at DEBUG."""
+    handler = setup_logging(Settings(token=TOKEN, log_level="DEBUG"), io.StringIO())
+    try:
+        assert logging.getLogger("bot.flow").isEnabledFor(logging.DEBUG)
+        for name in ("discord.http", "discord.gateway", "discord.webhook"):
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG)
+    finally:
+        logging.getLogger().removeHandler(handler)

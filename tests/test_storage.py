@@ -120,6 +120,8 @@ async def test_outbox_delivery_retry_and_failure(tmp_path):
     assert await store.next_outbox_due() == 30.0
     again = await store.pending_outbox(30.0)
     assert [(o.id, o.attempts, o.payload) for o in again] == [(second.id, 1, {"n": 2})]
+    assert await store.prune_outbox(before=11.0) == 2   # the delivered and the failed one
+    assert [o["id"] for o in await store.outbox_rows()] == [second.id]
     await store.close()
 
 

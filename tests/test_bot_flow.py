@@ -1,0 +1,215 @@
+"""The game flow and the outbox without Discord: concurrency, what is said where, delivery
+retries and the closed-DM fallback, options text."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import types
+
+import discord
+import pytest
+
+import engine
+from bot import delivery as delivery_module
+from bot.delivery import RETRY_DELAYS, Delivery
+from bot.flow import GameFlow, UserError, parse_options
+from bot.storage import Notice, Store
+from tests.botkit import FakeClock
+
+ALICE, BOB, CAROL = 101, 102, 103
+REL = engine.get_game("relativity")
+GW = engine.get_game("global-warming")
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    yield store
+    await store.close()
+
+
+async def started(flow: GameFlow, game: str, players=(ALICE, BOB), **lobby):
+    row = await flow.open_lobby(game_name=game, guild_id=1, channel_id=2, host_id=players[0],
+                                host_name="alice", deadline=lobby.get("deadline"), opponent_id=None,
+                                options=lobby.get("options", {}))
+    for n, user in enumerate(players[1:]):
+        row = await flow.join(row.id, user, ["bob", "carol", "dave"][n])
+
+    async def thread(row, name):
+        return 900 + row.id
+
+    return await flow.start(row, thread)
+
+
+def reads_together(monkeypatch, store, readers=2):
+    """Make the first `readers` reads of a game wait for one another: their writes then race."""
+    barrier = asyncio.Barrier(readers)
+    read = store.get_game
+    calls = {"n": 0}
+
+    async def get_game(game_id):
+        row = await read(game_id)
+        calls["n"] += 1
+        if calls["n"] <= readers:
+            await barrier.wait()
+        return row
+
+    monkeypatch.setattr(store, "get_game", get_game)
+    return calls
+
+
+async def test_two_public_moves_from_the_same_version_one_is_told_the_board_changed(store, monkeypatch):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
+    row = await started(flow, "relativity")
+    state = flow.state_of(row)
+    one, two = (str(a) for a in REL.legal_actions(state, str(ALICE))[:2])
+    reads_together(monkeypatch, store)
+    results = await asyncio.gather(flow.act(row.id, ALICE, "move", one),
+                                   flow.act(row.id, ALICE, "move", two), return_exceptions=True)
+    errors = [r for r in results if isinstance(r, UserError)]
+    assert len(errors) == 1 and "board changed" in str(errors[0])
+    after = await store.get_game(row.id)
+    assert after.version == row.version + 1
+    assert [e["kind"] for e in await store.events(row.id)].count("move") == 1
+
+
+async def test_secret_commits_at_the_same_moment_both_count(store, monkeypatch):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
+    row = await started(flow, "global-warming", (ALICE, BOB, CAROL))
+    reads = reads_together(monkeypatch, store)
+    done = await asyncio.gather(flow.act(row.id, ALICE, "move", "5"), flow.act(row.id, BOB, "move", "3"))
+    assert all("Your choice" in d.message for d in done)
+    assert reads["n"] == 3   # the loser read again and committed on the new version
+    state = flow.state_of(await store.get_game(row.id))
+    assert GW.awaited(state) == (str(CAROL),)
+    notices = [o["payload"]["content"] for o in await store.outbox_rows(row.id)
+               if o["target_kind"] == "channel"]
+    assert "2 of 3 chosen" in notices[-1]
+    for text in notices[1:]:   # the quiet posts say who, never what
+        assert not re.search(r"[35]", re.sub(r"\d of \d", "", text)), text
+
+
+async def test_what_goes_where_after_a_start_and_a_commit(store):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
+    row = await started(flow, "global-warming", (ALICE, BOB))
+    rows = await store.outbox_rows(row.id)
+    thread, *dms = rows
+    assert thread["target_id"] == row.thread_id and thread["payload"]["board"]["view"]["viewer"] is None
+    assert sorted(d["target_id"] for d in dms) == [ALICE, BOB]
+    for dm in dms:
+        payload = dm["payload"]
+        assert payload["board"]["view"]["viewer"] == str(dm["target_id"])
+        assert [c[3] for c in payload["controls"]] == ["n", "a", "2", "3", "4", "5"]
+        assert "Open my private controls" in payload["fallback"]["content"]
+    await flow.act(row.id, ALICE, "move", "4")
+    await flow.act(row.id, ALICE, "move", "2")   # a change of mind: nothing public
+    quiet = (await store.outbox_rows(row.id))[len(rows):]
+    assert len(quiet) == 1 and "board" not in quiet[0]["payload"]
+    assert "1 of 2 chosen" in quiet[0]["payload"]["content"]
+
+
+async def test_a_deadline_expires_and_a_stale_timer_after_a_move_does_nothing(store):
+    clock = FakeClock()
+    flow = GameFlow(store, clock, seed_source=lambda: 9)
+    row = await started(flow, "relativity", deadline="1d")
+    timers = await store.timers_of(row.id)
+    assert set(timers) == {"deadline", "reminder"}
+    clock.advance(86400)
+    await flow.fire(timers["deadline"])
+    row = await store.get_game(row.id)
+    assert row.status == "finished"
+    assert REL.outcome(flow.state_of(row)).winners == (str(BOB),)
+    assert await store.timers_of(row.id) == {}
+    await flow.fire(timers["reminder"])   # the game is over: nothing is sent
+    assert not any("Reminder" in o["payload"].get("content", "") for o in await store.outbox_rows(row.id))
+
+
+@pytest.mark.parametrize("text, options", [
+    ("", {}),
+    ("variant=diagonal", {"variant": "diagonal"}),
+    ("layouts=a,b; x=3", {"layouts": ["a", "b"], "x": 3}),
+    ('{"starts": ["Sn", "S4"]}', {"starts": ["Sn", "S4"]}),
+])
+def test_options_text(text, options):
+    assert parse_options(text) == options
+
+
+@pytest.mark.parametrize("text", ["variant", "{not json", "[1, 2]"])
+def test_bad_options_text(text):
+    with pytest.raises(UserError):
+        parse_options(text)
+
+
+# --------------------------------------------------------------------------- the outbox
+
+
+class Response:
+    def __init__(self, status):
+        self.status, self.reason = status, "test"
+
+
+class FakeBot:
+    def __init__(self, store, clock):
+        self.store, self.clock = store, clock
+
+    def now(self):
+        return self.clock()
+
+
+async def test_delivery_retries_then_gives_up_and_falls_back_for_closed_dms(store, monkeypatch):
+    clock = FakeClock()
+    flow = GameFlow(store, clock, seed_source=lambda: 9)
+    row = await started(flow, "relativity")
+    bot = FakeBot(store, clock)
+    delivery = Delivery(bot)
+    sent, failures = [], {}
+
+    async def send(item):
+        failure = failures.get(item.target_id)
+        if failure is not None:
+            raise failure
+        sent.append(item)
+        return 1
+
+    monkeypatch.setattr(delivery, "send", send)
+    failures[row.thread_id] = discord.DiscordServerError(Response(503), "unavailable")
+    assert await delivery.deliver_due() == 0
+    clock.advance(RETRY_DELAYS[0])
+    del failures[row.thread_id]
+    assert await delivery.deliver_due() == 1 and sent[-1].target_id == row.thread_id
+
+    closed = discord.Forbidden(Response(403), {"code": 50007, "message": "Cannot send messages to this user"})
+    failures[ALICE] = closed
+    await store.add_notices(row.id, [Notice("user", ALICE, {"content": "psst",
+                                                              "fallback": {"content": "in the thread"}})],
+                            clock())
+    assert await delivery.deliver_due() == 1
+    assert sent[-1].target_id == row.thread_id and sent[-1].payload == {"content": "in the thread"}
+
+    failures[BOB] = discord.DiscordServerError(Response(500), "boom")
+    await store.add_notices(row.id, [Notice("user", BOB, {"content": "hello"})], clock())
+    for delay in RETRY_DELAYS:
+        await delivery.deliver_due()
+        clock.advance(delay)
+    await delivery.deliver_due()
+    assert await store.outbox_waiting() == 0
+    (bob_row,) = [o for o in await store.outbox_rows(row.id) if o["target_id"] == BOB]
+    assert bob_row["failed"] and bob_row["attempts"] == len(RETRY_DELAYS) + 1
+
+
+async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypatch):
+    clock = FakeClock()
+    sent = []
+
+    class Channel:
+        async def send(self, **kwargs):
+            sent.append(kwargs)
+            return types.SimpleNamespace(id=5)
+
+    bot = FakeBot(store, clock)
+    bot.get_partial_messageable = lambda *a, **k: Channel()
+    monkeypatch.setattr(delivery_module, "render_board", lambda board: 1 / 0)
+    await store.add_notices(None, [Notice("channel", 7, {"content": "text", "board": {"view": {}}})], clock())
+    assert await Delivery(bot).deliver_due() == 1
+    assert sent[0]["content"] == "text" and "file" not in sent[0]

@@ -1,0 +1,328 @@
+"""The renderer: what the Relativity board image shows, and SVG -> PNG with the bundled font."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import resvg_py
+
+import engine
+import render
+from render import relativity, svg
+from render.__main__ import main as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = "{http://www.w3.org/2000/svg}"
+LAYOUT = "n45a5n/3a2243/3n4a2n/a25345"  # the deal of tests/fixtures/relativity.ppn
+GAME = engine.get_game("relativity")
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def coins_of(layout: str) -> dict[str, str]:
+    """PPN coin string (rows 4 down to 1) -> {cell: value}."""
+    return {f"{column}{4 - i}": value
+            for i, row in enumerate(layout.split("/")) for column, value in zip("abcdef", row)}
+
+
+def hand_view(**changes) -> dict:
+    """A Relativity view built from the view's documented keys, independent of the engine."""
+    view = {
+        "game": "relativity", "title": "Relativity", "players": ["ann", "bob"], "viewer": None,
+        "move_number": 3, "round": "night", "roles": {"space": "ann", "time": "bob"},
+        "night_space": "ann", "turn": "bob", "to_act": ["bob"], "awaited": ["bob"],
+        "coins": coins_of(LAYOUT), "layout": LAYOUT, "last_swap": ["d3", "e3"],
+        "trophies": {"night": {v: None for v in "na2345"}, "day": {v: None for v in "na2345"}},
+        "trophy_counts": {"ann": 0, "bob": 0}, "set_aside": {"night": [], "day": []},
+        "molecules": [], "scores": {"ann": 0, "bob": 0}, "outcome": None, "left": [],
+        "draw_offer": None, "log": [],
+    }
+    view.update(changes)
+    return view
+
+
+def engine_view(moves: list[str], layouts=(LAYOUT, LAYOUT)) -> dict:
+    state = GAME.new_game(["ann", "bob"], seed=1, options={"layouts": list(layouts)})
+    for move in moves:
+        state = GAME.apply(state, GAME.to_act(state)[0], move)
+    return GAME.view(state, None)
+
+
+def parse(svg_text: str) -> ET.Element:
+    return ET.fromstring(svg_text)
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if name in (e.get("class") or "").split()]
+
+
+def texts(root: ET.Element, class_name: str | None = None) -> list[str]:
+    found = root.iter(f"{NS}text") if class_name is None else with_class(root, class_name)
+    return ["".join(e.itertext()) for e in found]
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png[12:16] == b"IHDR"
+    return struct.unpack(">II", png[16:24])
+
+
+# ---------------------------------------------------------------------------- board content
+
+
+def test_all_24_coins_are_drawn_value_side_up_at_their_cells():
+    view = hand_view()
+    root = parse(render.render_svg(view))
+    coins = {e.get("data-cell"): e for e in with_class(root, "coin")}
+    assert {cell: e.get("data-value") for cell, e in coins.items()} == view["coins"]
+    assert len(coins) == 24
+    for cell, coin in coins.items():
+        assert coin.get("href") == f"#coin-value-{view['coins'][cell]}"
+    # columns a-f run left to right, rows 1-4 bottom to top
+    x = {c: float(e.get("x")) for c, e in coins.items()}
+    y = {c: float(e.get("y")) for c, e in coins.items()}
+    assert x["a1"] < x["b1"] < x["c1"] < x["d1"] < x["e1"] < x["f1"]
+    assert y["a1"] > y["a2"] > y["a3"] > y["a4"]
+    assert x["a1"] == x["a4"] and y["a1"] == y["f1"]
+
+
+def test_each_value_has_its_own_coin_face():
+    defs = parse(render.render_svg(hand_view())).find(f"{NS}defs")
+    faces = {s.get("id"): s for s in defs.iter(f"{NS}symbol") if s.get("id").startswith("coin-")}
+    assert set(faces) == {f"coin-value-{v}" for v in "na2345"}
+    shown = {face_id: "".join(face.itertext()) for face_id, face in faces.items()}
+    assert shown == {"coin-value-n": "", "coin-value-a": "A", "coin-value-2": "2",
+                     "coin-value-3": "3", "coin-value-4": "4", "coin-value-5": "5"}
+    assert faces["coin-value-n"].find(f"{NS}circle[@fill='none']") is not None  # null: a ring
+
+
+def test_coordinates_are_drawn():
+    root = parse(render.render_svg(hand_view()))
+    assert sorted(texts(root, "coord")) == sorted(list("abcdef") + list("1234"))
+
+
+def test_all_text_is_set_in_the_bundled_family():
+    root = parse(render.render_svg(hand_view()))
+    families = {e.get("font-family") for e in root.iter(f"{NS}text")}
+    assert families == {svg.FONT_FAMILY}
+    assert "@font-face" not in render.render_svg(hand_view())
+
+
+def test_the_last_swap_is_highlighted_on_both_cells_and_joined():
+    root = parse(render.render_svg(hand_view(last_swap=["b1", "d4"])))
+    assert sorted(e.get("data-cell") for e in with_class(root, "last-swap")) == ["b1", "d4"]
+    links = with_class(root, "swap-link")
+    assert len(links) == 1 and links[0].tag == f"{NS}line"
+    coins = {e.get("data-cell"): e for e in with_class(root, "coin")}
+    centre = {c: (float(coins[c].get("x")) + float(coins[c].get("width")) / 2,
+                  float(coins[c].get("y")) + float(coins[c].get("height")) / 2) for c in coins}
+    ends = {(float(links[0].get("x1")), float(links[0].get("y1"))),
+            (float(links[0].get("x2")), float(links[0].get("y2")))}
+    assert ends == {centre["b1"], centre["d4"]}
+
+
+def test_a_swap_across_the_wrapped_edge_points_off_the_board_instead_of_across_it():
+    root = parse(render.render_svg(hand_view(last_swap=["a1", "f1"])))
+    assert sorted(e.get("data-cell") for e in with_class(root, "last-swap")) == ["a1", "f1"]
+    links = with_class(root, "swap-link")
+    assert [e.tag for e in links] == [f"{NS}polygon", f"{NS}polygon"]
+    tips = [min(float(p.split(",")[0]) for p in e.get("points").split()) for e in links]
+    coins = {e.get("data-cell"): float(e.get("x")) for e in with_class(root, "coin")}
+    assert min(tips) < coins["a1"]  # the a1 pointer reaches past a1's left edge
+
+
+def test_no_swap_no_highlight():
+    root = parse(render.render_svg(hand_view(last_swap=None)))
+    assert with_class(root, "last-swap") == [] and with_class(root, "swap-link") == []
+
+
+@pytest.mark.parametrize("round_name, title, trophy_suit", [
+    ("night", "Night round", "moons"), ("day", "Day round", "suns"),
+])
+def test_round_and_its_trophy_tiles(round_name, title, trophy_suit):
+    view = hand_view(round=round_name)
+    view["trophies"][round_name]["3"] = "ann"
+    root = parse(render.render_svg(view))
+    assert texts(root, "round") == [title]
+    assert root.get("data-round") == round_name
+    open_tiles = with_class(root, "trophy-open")
+    assert sorted(e.get("data-value") for e in open_tiles) == sorted("na245")
+    assert all(e.get("href").startswith(f"#tile-{trophy_suit}-") for e in open_tiles)
+    assert [e.get("data-value") for e in with_class(root, "trophy-won")] == ["3"]
+
+
+def test_roles_names_turn_and_trophies_held():
+    view = hand_view(round="day", roles={"space": "bob", "time": "ann"}, turn="ann",
+                     to_act=["ann"])
+    view["trophies"]["night"].update({"2": "bob", "5": "ann", "n": "ann"})
+    view["trophies"]["day"].update({"4": "ann"})
+    view["trophy_counts"] = {"ann": 3, "bob": 1}
+    root = parse(render.render_svg(view, names={"ann": "Annie", "bob": "Robert"}))
+    panels = {e.get("data-player"): e for e in with_class(root, "player")}
+    assert {p: e.get("data-role") for p, e in panels.items()} == {"ann": "time", "bob": "space"}
+    assert texts(panels["ann"], "name") == ["Annie"] and texts(panels["bob"], "name") == ["Robert"]
+    assert texts(panels["ann"], "role") == ["TIME"] and texts(panels["bob"], "role") == ["SPACE"]
+    assert texts(panels["ann"], "count") == ["3"] and texts(panels["bob"], "count") == ["1"]
+    held = {p: sorted((t.get("data-suit"), t.get("data-value")) for t in with_class(e, "trophy"))
+            for p, e in panels.items()}
+    assert held == {"ann": [("moons", "5"), ("moons", "n"), ("suns", "4")],
+                    "bob": [("moons", "2")]}
+    assert texts(root, "status") == ["Annie to move · Time"]
+    assert texts(panels["ann"], "flag") == ["TO MOVE"] and texts(panels["bob"], "flag") == []
+
+
+def test_the_result_replaces_the_turn():
+    view = hand_view(turn=None, to_act=[], outcome={
+        "winners": ["ann"], "reason": "ann holds 6 trophies", "draw": False})
+    root = parse(render.render_svg(view, names={"ann": "Annie"}))
+    assert texts(root, "status") == ["Annie wins"]
+    assert texts(root, "reason") == ["Annie holds 6 trophies"]
+    panels = {e.get("data-player"): e for e in with_class(root, "player")}
+    assert texts(panels["ann"], "flag") == ["WINNER"]
+
+
+def test_names_are_escaped_and_shortened():
+    name = 'Evil <b>"&amp;</b> with a very long display name'
+    root = parse(render.render_svg(hand_view(), names={"ann": name}))  # parses: escaped
+    shown = texts(root, "name")[0]
+    assert shown.startswith("Evil <b>") and shown.endswith("…") and len(shown) <= 16
+
+
+def test_molecules_claimed_by_the_last_swap_are_marked():
+    view = hand_view(last_swap=["d3", "e3"])
+    view["coins"].update({"c1": "4", "d1": "4", "d2": "4", "d3": "4"})
+    view["molecules"] = [
+        {"value": "4", "cells": ["c1", "d1", "d2", "d3"], "player": "bob", "round": "night"},
+        {"value": "2", "cells": ["a1", "b1", "c1", "d1"], "player": "ann", "round": "night"},
+    ]
+    marked = with_class(parse(render.render_svg(view)), "molecule")
+    assert [(e.get("data-value"), e.get("data-cells")) for e in marked] == [("4", "c1 d1 d2 d3")]
+
+
+def test_real_views_from_the_engine(tmp_path):
+    # Replay the fixture's opening swaps; 2T claims the 2s.
+    view = engine_view(["d3#e3", "d3#d1", "c2#c3", "d2#b1"])
+    root = parse(render.render_svg(view))
+    coins = {e.get("data-cell"): e.get("data-value") for e in with_class(root, "coin")}
+    assert coins == view["coins"]
+    assert sorted(e.get("data-cell") for e in with_class(root, "last-swap")) == ["b1", "d2"]
+    assert [e.get("data-value") for e in with_class(root, "trophy-won")] == ["2"]
+    png = render.render_png(view)
+    assert png_size(png) == (relativity.WIDTH, relativity.HEIGHT)
+
+
+def test_a_whole_random_game_draws_at_every_step():
+    state = GAME.new_game(["ann", "bob"], seed=5)
+    rng = engine.Rng(9)
+    while GAME.outcome(state) is None:
+        player = GAME.to_act(state)[0]
+        state = GAME.apply(state, player, rng.choice(GAME.legal_actions(state, player)))
+        root = parse(render.render_svg(GAME.view(state, None)))
+        assert len(with_class(root, "coin")) == 24
+    assert texts(root, "status")[0].endswith("wins")
+
+
+# ---------------------------------------------------------------------------- PNG and font
+
+
+def test_png_is_valid_at_the_default_size_and_scales():
+    view = hand_view()
+    assert png_size(render.render_png(view)) == (relativity.WIDTH, relativity.HEIGHT)
+    width, height = png_size(render.render_png(view, width=400))
+    assert width == 400 and abs(height - 400 * relativity.HEIGHT / relativity.WIDTH) <= 1
+
+
+def test_the_same_view_gives_the_same_bytes():
+    view = engine_view(["d3#e3"])
+    assert render.render_svg(view) == render.render_svg(view)
+    assert render.render_png(view) == render.render_png(view)
+
+
+def test_only_the_bundled_font_is_loaded(monkeypatch):
+    calls = []
+    real = resvg_py.svg_to_bytes
+
+    def spy(**kwargs):
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(svg.resvg_py, "svg_to_bytes", spy)
+    render.render_png(hand_view())
+    (kwargs,) = calls
+    assert kwargs["skip_system_fonts"] is True
+    assert not kwargs.get("font_dirs")
+    bundled = sorted(str(p) for p in (ROOT / "render" / "fonts").glob("*.ttf"))
+    assert sorted(kwargs["font_files"]) == bundled
+    assert all(Path(f).is_file() for f in kwargs["font_files"])
+
+
+def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
+    with_text = svg.document(200, 60, svg.text(10, 30, "Night 5", 30, bold=True, anchor="start"))
+    blank = svg.document(200, 60, "")
+    drawn = svg.svg_to_png(with_text)
+    assert drawn != svg.svg_to_png(blank)  # the text really is drawn
+    no_fonts = resvg_py.svg_to_bytes(svg_string=with_text, skip_system_fonts=True, font_files=[])
+    assert bytes(no_fonts) == svg.svg_to_png(blank)  # ... and only our fonts can draw it
+    # Regular and bold faces are both in the bundle.
+    regular = svg.document(200, 60, svg.text(10, 30, "Night 5", 30, anchor="start"))
+    assert svg.svg_to_png(regular) not in (drawn, svg.svg_to_png(blank))
+
+
+def test_system_fonts_make_no_difference():
+    """The same bytes whether resvg may see the machine's fonts or not: only ours are used."""
+    text_svg = render.render_svg(hand_view())
+    ours = svg.svg_to_png(text_svg)
+    system = resvg_py.svg_to_bytes(svg_string=text_svg, skip_system_fonts=False,
+                                   font_files=[str(p) for p in svg.FONT_FILES],
+                                   font_family=svg.FONT_FAMILY)
+    assert bytes(system) == ours
+
+
+def test_png_bytes_even_from_a_resvg_that_returns_a_list(monkeypatch):
+    real = resvg_py.svg_to_bytes
+    monkeypatch.setattr(svg.resvg_py, "svg_to_bytes", lambda **kw: list(real(**kw)))
+    png = svg.svg_to_png(svg.document(10, 10, ""))
+    assert isinstance(png, bytes) and png_size(png) == (10, 10)
+
+
+def test_a_view_of_an_undrawn_game_is_refused():
+    with pytest.raises(KeyError, match="no drawing"):
+        render.render_svg({"game": "galaxies"})
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def test_cli_writes_the_opening_position_as_png(tmp_path, capsys):
+    out = tmp_path / "board.png"
+    assert cli(["relativity", "--seed", "7", "--out", str(out)]) == 0
+    png = out.read_bytes()
+    assert png_size(png) == (relativity.WIDTH, relativity.HEIGHT)
+    state = GAME.new_game(["Player 1", "Player 2"], seed=7)
+    assert png == render.render_png(GAME.view(state, None))
+
+
+def test_cli_writes_svg_and_checks_the_player_count(tmp_path, capsys):
+    out = tmp_path / "board.svg"
+    assert cli(["relativity", "--seed", "7", "--svg", "--out", str(out)]) == 0
+    root = parse(out.read_text())
+    assert len(with_class(root, "coin")) == 24
+    assert cli(["relativity", "--players", "3", "--out", str(tmp_path / "x.png")]) == 2
+    assert "exactly 2 players" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_cli_help_lists_the_drawn_games():
+    result = subprocess.run([sys.executable, "-m", "render", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    for name in engine.game_names():
+        assert (name in result.stdout) == (name in render.DRAWINGS)
+    for option in ("--seed", "--out", "--svg", "--players"):
+        assert option in result.stdout
