@@ -56,6 +56,7 @@ def is_moderator(interaction: discord.Interaction) -> bool:
 class Controller(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
+        self.lobby_locks: dict[int, asyncio.Lock] = {}
 
     @property
     def flow(self):
@@ -153,30 +154,44 @@ class Controller(commands.Cog):
     async def lobby_pressed(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async with self.answering(interaction, game_id):
             await interaction.response.defer()
-            user = interaction.user
-            if op == "join":
-                row = await self.flow.join(game_id, user.id, user.display_name)
-                game = self.flow.game_of(row)
-                if len(row.seats) == game.max_players == game.min_players:
-                    row = await self.flow.start(row, self.create_thread)
-            elif op == "leave":
-                row = await self.flow.leave(game_id, user.id)
-            elif op == "cancel":
-                row = await self.flow.cancel(game_id, user.id, is_moderator(interaction))
-            else:
-                row = await self.flow._lobby(game_id)
-                self.flow.can_start(row, user.id)
-                row = await self.flow.start(row, self.create_thread)
+            # One lobby change at a time in this process: two Start presses must not open two
+            # threads (the version check would refuse the second start, but after its thread).
+            lock = self.lobby_locks.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                row = await self._lobby_change(interaction, game_id, op)
+            if not lock.locked():
+                self.lobby_locks.pop(game_id, None)
             await interaction.edit_original_response(
                 content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
+
+    async def _lobby_change(self, interaction: discord.Interaction, game_id: int, op: str):
+        user = interaction.user
+        if op == "join":
+            row = await self.flow.join(game_id, user.id, user.display_name)
+            game = self.flow.game_of(row)
+            if len(row.seats) == game.max_players == game.min_players:
+                row = await self.flow.start(row, self.create_thread)
+        elif op == "leave":
+            row = await self.flow.leave(game_id, user.id)
+        elif op == "cancel":
+            row = await self.flow.cancel(game_id, user.id, is_moderator(interaction))
+        else:
+            row = await self.flow.lobby(game_id)
+            self.flow.can_start(row, user.id)
+            row = await self.flow.start(row, self.create_thread)
+        return row
 
     async def create_thread(self, row, name: str) -> int:
         http = self.bot.http
         try:
+            data = None
             if row.lobby_message_id:
-                data = await http.start_thread_with_message(
-                    row.channel_id, row.lobby_message_id, name=name, auto_archive_duration=10080)
-            else:
+                try:
+                    data = await http.start_thread_with_message(
+                        row.channel_id, row.lobby_message_id, name=name, auto_archive_duration=10080)
+                except discord.NotFound:
+                    data = None   # the lobby message was deleted: a thread of its own then
+            if data is None:
                 data = await http.start_thread_without_message(
                     row.channel_id, name=name, auto_archive_duration=10080,
                     type=discord.ChannelType.public_thread.value)

@@ -203,7 +203,7 @@ class GameFlow:
             return []
         return [["lobby", row.id, op] for op in ("join", "leave", "start", "cancel")]
 
-    async def _lobby(self, game_id: int) -> GameRow:
+    async def lobby(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
         if row.status != "lobby":
             raise UserError("This lobby is closed." if row.status == "cancelled"
@@ -211,7 +211,7 @@ class GameFlow:
         return row
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
-        row = await self._lobby(game_id)
+        row = await self.lobby(game_id)
         game = self.game_of(row)
         if row.seat_of(user_id):
             raise UserError("You are already seated in this game.")
@@ -225,7 +225,7 @@ class GameFlow:
         return await self.get(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
-        row = await self._lobby(game_id)
+        row = await self.lobby(game_id)
         if user_id == row.host_id:
             raise UserError("You are the host: press **Cancel** to close the lobby.")
         if not row.seat_of(user_id):
@@ -235,7 +235,7 @@ class GameFlow:
         return await self.get(game_id)
 
     async def cancel(self, game_id: int, user_id: int, moderator: bool) -> GameRow:
-        row = await self._lobby(game_id)
+        row = await self.lobby(game_id)
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator) can cancel this lobby.")
         await self._commit_lobby(row, changes={"status": "cancelled"},

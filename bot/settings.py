@@ -165,7 +165,8 @@ def setup_logging(settings: Settings, stream=None) -> logging.Handler:
     root.addHandler(handler)
     root.setLevel(settings.log_level)
     # At DEBUG, discord.py logs every gateway event and request body: players' secret choices
-    # and DMs. Hidden information must never reach a log, so those loggers stop at INFO.
-    for name in ("discord.http", "discord.gateway", "discord.state", "discord.webhook"):
+    # and DMs, and aiosqlite every SQL statement with its values (game states). Hidden
+    # information must never reach a log, so those loggers stop at INFO.
+    for name in ("discord.http", "discord.gateway", "discord.state", "discord.webhook", "aiosqlite"):
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     return handler

@@ -454,6 +454,8 @@ class Game:
             raise NotYourTurn("You are not playing in this game.")
         if player in state["left"]:
             raise NotYourTurn("You have left this game.")
+        if player not in self._active(state):
+            raise NotYourTurn("You are out of this game.")
 
     def _not_your_turn_message(self, state: Mapping, player: str) -> str:
         waiting = ", ".join(self.to_act(state))

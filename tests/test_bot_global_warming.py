@@ -75,6 +75,20 @@ class Table:
         return None
 
 
+FACE_WORDS = re.compile(r"\b(null|blank|ace|[1-5])\b", re.IGNORECASE)
+
+
+def check_quiet_phase(table: Table, records) -> None:
+    """Everything public since the commit phase began names no die face at all (so none of
+    the faces chosen so far), once mentions and the "2 of 4 chosen" count are taken out."""
+    for record in records:
+        if table.recipient(record) is not None:
+            continue
+        text = (record.body or {}).get("content") or (record.body or {}).get("data", {}).get("content") or ""
+        text = re.sub(r"<[@#]!?\d+>|\d+ of \d+ chosen", "", text)
+        assert not FACE_WORDS.search(text), text
+
+
 def check_no_leak(table: Table, records, state, rendered, moved_tiles=()) -> int:
     """Nothing received by anyone so far shows a player's chosen face to anyone else (no image
     of a private view, no confirmation in public), nor the hidden side of a coin in the line.
@@ -168,6 +182,7 @@ async def test_a_four_player_game_with_secret_faces_closed_dms_and_a_restart(fak
         assert "between" in said(refused)
         await settle(bot)
         checked += check_no_leak(table, fake.all_payloads, await table.state(), rendered)
+        check_quiet_phase(table, fake.all_payloads[mark:])
         posts = len(fake.messages(table.thread))
         await commit(table, dave, "2", "fallback")
         await settle(bot)
@@ -234,10 +249,12 @@ async def test_a_four_player_game_with_secret_faces_closed_dms_and_a_restart(fak
             state = await table.state()
             assert state["data"]["phase"] == "commit"
             waiting = [u for u in table.users if str(u) in GAME.awaited(state)]
+            mark = len(fake.all_payloads)
             for user in waiting[:-1]:
                 await commit(table, user, "a", via[user])      # the same face: all cancel
             await settle(bot)
             checked += check_no_leak(table, fake.all_payloads, await table.state(), rendered, moved)
+            check_quiet_phase(table, fake.all_payloads[mark:])
             await commit(table, waiting[-1], "a", via[waiting[-1]])
             await settle(bot)
         state = await table.state()

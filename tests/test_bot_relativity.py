@@ -304,3 +304,31 @@ async def test_resign_draw_abort_board_games_rules_help(fake, people, tmp_path):
         assert res.ephemeral and "/play" in res.text
         res = await (await fake.slash(carol, "games", {})).done()
         assert "no open games" in res.text
+
+
+async def test_two_start_presses_open_one_thread(fake, people, tmp_path):
+    alice, bob, carol = people
+    async with running_bot(fake, tmp_path / "bot.sqlite3"):
+        res = await command(fake, alice, "play", {"game": "global-warming"})
+        lobby = res.original
+        for user in (bob, carol):
+            await press(fake, user, lobby.button("Join"), message_id=lobby.id)
+        start = lobby.button("Start")
+        results = await asyncio.gather(*(fake.click(alice, start, message_id=lobby.id) for _ in range(2)))
+        for res in results:
+            await res.done()
+        assert len(fake.threads) == 1
+        assert "already started" in "\n".join(said(r) for r in results)
+
+
+async def test_a_deleted_lobby_message_still_gets_a_thread(fake, people, tmp_path):
+    alice, bob, _ = people
+    async with running_bot(fake, tmp_path / "bot.sqlite3") as bot:
+        res = await command(fake, alice, "play", {"game": "relativity"})
+        lobby = res.original
+        await bot.http.delete_message(fake.channel_id, lobby.id)
+        row = (await bot.store.games_of_user(int(alice)))[0]
+        await bot.flow.join(row.id, int(bob), "bob")
+        row = await bot.flow.start(await bot.store.get_game(row.id), bot.controller.create_thread)
+        await settle(bot)
+        assert row.thread_id and fake.messages(row.thread_id)[0].attachments

@@ -14,6 +14,15 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789"
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def restore_log_levels():
+    names = ["", "discord.http", "discord.gateway", "discord.state", "discord.webhook", "aiosqlite"]
+    levels = {name: logging.getLogger(name).level for name in names}
+    yield
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
 def test_defaults_with_only_a_token(tmp_path):
     s = load_settings({"DISCORD_TOKEN": TOKEN}, cwd=tmp_path)
     assert s.token == TOKEN and s.db_path == "./piecepack.sqlite3"
@@ -78,7 +87,7 @@ def test_debug_logging_keeps_discord_payloads_out():
     handler = setup_logging(Settings(token=TOKEN, log_level="DEBUG"), io.StringIO())
     try:
         assert logging.getLogger("bot.flow").isEnabledFor(logging.DEBUG)
-        for name in ("discord.http", "discord.gateway", "discord.webhook"):
+        for name in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
             assert not logging.getLogger(name).isEnabledFor(logging.DEBUG)
     finally:
         logging.getLogger().removeHandler(handler)

@@ -426,6 +426,9 @@ def test_sinking_with_a_pawn_drowns_its_player_and_the_last_survivor_wins():
     assert GAME.to_act(state) == ("ann", "cat") and GAME.outcome(state) is None
     assert GAME.scores(state) == {"ann": 1, "bob": 0, "cat": 1}
     refused(state, "bob", "5", NotYourTurn)
+    for out_of_game_call in (GAME.resign, GAME.offer_draw):      # a drowned player is out
+        with pytest.raises(NotYourTurn):
+            out_of_game_call(state, "bob")
     state = commit(state, {"ann": "3", "cat": "3"})               # A4 sinks with cat
     outcome = GAME.outcome(state)
     assert outcome.winners == ("ann",) and "ann" in outcome.reason
