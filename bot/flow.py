@@ -154,6 +154,10 @@ class GameFlow:
         game = engine.get_game(game_name)
         if opponent_id == host_id:
             raise UserError("You cannot invite yourself; leave `opponent:` empty to wait for anyone.")
+        hidden = sorted(game.secret_options & set(options))
+        if hidden:
+            raise UserError(f"`{'`, `'.join(hidden)}` would fix what the rules keep hidden from "
+                            "everyone, so it cannot be chosen at /play.")
         # Try the options on a throw-away game now, so a typo fails here and not at Start.
         try:
             game.new_game([f"seat{i}" for i in range(game.min_players)], seed=0, options=options)

@@ -182,6 +182,9 @@ class Game:
     min_players: int = 2
     max_players: int = 2
     allows_draw: bool = True
+    # Options that fix hidden information (e.g. the order of a bag): whoever sets them would
+    # know what the rules hide, so the bot never takes them from players.
+    secret_options: frozenset[str] = frozenset()
 
     # ---- hooks for the games -------------------------------------------------------------
 

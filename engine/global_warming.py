@@ -279,6 +279,7 @@ class GlobalWarming(Game):
     title = "Global Warming"
     min_players = 2
     max_players = 4
+    secret_options = frozenset({"coins"})  # the bag's order and the coins' hidden sides
     rules = RULES
 
     # ---- set-up ------------------------------------------------------------------------

@@ -213,3 +213,14 @@ async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypa
     await store.add_notices(None, [Notice("channel", 7, {"content": "text", "board": {"view": {}}})], clock())
     assert await Delivery(bot).deliver_due() == 1
     assert sent[0]["content"] == "text" and "file" not in sent[0]
+
+
+async def test_options_that_fix_hidden_information_are_refused_at_play(store):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
+    with pytest.raises(UserError, match="hidden"):
+        await started(flow, "global-warming", options={"coins": ["S3:suit"]})
+    assert await store.games_with_status("lobby") == []
+    row = await flow.open_lobby(game_name="global-warming", guild_id=1, channel_id=2, host_id=ALICE,
+                                host_name="alice", deadline=None, opponent_id=None,
+                                options={"variant": "diagonal"})
+    assert row.options == {"variant": "diagonal"}
