@@ -38,6 +38,23 @@ async def run_bot(settings: Settings) -> int:
             log.error("Cannot reach Discord (%s): check the network, DISCORD_API_BASE and "
                       "DISCORD_GATEWAY_URL.", exc)
             return 1
+        except discord.HTTPException as exc:
+            log.error("Discord answered %s %s with %s %s at start-up: check DISCORD_API_BASE "
+                      "(the API root, such as https://discord.com/api/v10).",
+                      exc.response.method, exc.response.url.path, exc.status, exc.text or "")
+            return 1
+        except discord.ConnectionClosed as exc:
+            log.error("The gateway closed the connection (code %s): check DISCORD_TOKEN and "
+                      "DISCORD_GATEWAY_URL.", exc.code)
+            return 1
+        except Exception:
+            if bot.ws is not None:
+                raise
+            # discord.py 2.7 fails this way (an AttributeError) when its first gateway
+            # connection fails; the cause is in its own log line above
+            log.error("Cannot connect to the gateway at %s: check DISCORD_GATEWAY_URL.",
+                      settings.gateway_url or "Discord's default")
+            return 1
     return 0
 
 

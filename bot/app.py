@@ -29,6 +29,16 @@ MIN_IDLE = 1.0      # ... and at most this often when something due keeps failin
 OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
 
 
+def carries_component(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's message holds the component used (what discord.py needs)."""
+    if interaction.message is None:
+        return False
+    custom_id = (interaction.data or {}).get("custom_id")
+    rows = interaction.message.components
+    return any(getattr(c, "custom_id", None) == custom_id
+               for row in rows for c in [row, *getattr(row, "children", [])])
+
+
 class PiecepackBot(commands.Bot):
     """`clock` returns the current time in seconds (time.time by default; tests pass a fake one
     and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
@@ -95,6 +105,19 @@ class PiecepackBot(commands.Bot):
         log.info("connected as %s (id %s) in %d server(s)", self.user, self.user.id if self.user else "?",
                  len(self.guilds))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """discord.py runs a DynamicItem only when the interaction carries the message holding
+        that component; run ours here when it does not (a proxy or test Discord may omit it)."""
+        if interaction.type is not discord.InteractionType.component or carries_component(interaction):
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        for item_class in DYNAMIC_ITEMS:
+            match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match:
+                item = await item_class.from_custom_id(interaction, None, match)
+                await item.callback(interaction)
+                return
+
     # ---- slash command publishing ----------------------------------------------------------
 
     def commands_hash(self) -> str:
@@ -103,25 +126,35 @@ class PiecepackBot(commands.Bot):
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> bool:
-        """Publish the global commands unless the same definitions were published last time."""
+        """Publish the global commands unless the same definitions were published last time.
+        A refusal is logged, not fatal: the bot runs with the commands published before, and
+        the next start tries again."""
         digest = self.commands_hash()
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:
             log.info("slash commands unchanged; not publishing them")
             return False
-        await self.sync_commands()
+        try:
+            await self.sync_commands()
+        except discord.HTTPException as exc:
+            log.error("could not publish the slash commands (%s); trying again at the next start", exc)
+            return False
         return True
 
     async def sync_commands(self, guild_id: int | None = None) -> int:
+        """PUT the definitions through the HTTP client rather than tree.sync(), which fails
+        after a successful PUT when the answer lacks fields (ids) it builds AppCommands from."""
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
-            published = await self.tree.sync(guild=guild)
-            log.info("published %d slash commands to server %s", len(published), guild_id)
+            payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+            await self.http.bulk_upsert_guild_commands(self.application_id, guild_id, payload=payload)
+            log.info("published %d slash commands to server %s", len(payload), guild_id)
         else:
-            published = await self.tree.sync()
+            payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+            await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
             await self.store.set_meta(COMMANDS_HASH_KEY, self.commands_hash())
-            log.info("published %d slash commands", len(published))
-        return len(published)
+            log.info("published %d slash commands", len(payload))
+        return len(payload)
 
     # ---- timers and the outbox -------------------------------------------------------------
 

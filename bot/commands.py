@@ -134,14 +134,29 @@ class Controller(commands.Cog):
             response = await interaction.response.send_message(
                 self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
                 allowed_mentions=discord.AllowedMentions(users=True))
-            message_id = getattr(response, "message_id", None)
+            message_id = await self.response_message_id(interaction, response)
             if message_id is None:
-                message_id = (await interaction.original_response()).id
+                return   # the game's thread then starts without the lobby message
             try:
                 await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
                                             changes={"lobby_message_id": message_id})
             except Conflict:
                 pass  # someone joined first; the game's thread will then start without the message
+
+    @staticmethod
+    async def response_message_id(interaction: discord.Interaction, response) -> int | None:
+        """The id of the message an interaction response created: from the callback's answer,
+        else asked for; None if Discord says neither."""
+        message_id = getattr(response, "message_id", None)
+        resource = getattr(response, "resource", None)
+        if message_id is None and isinstance(resource, discord.InteractionMessage):
+            message_id = resource.id
+        if message_id is None:
+            try:
+                message_id = (await interaction.original_response()).id
+            except discord.HTTPException as exc:
+                log.warning("could not learn the id of the response to interaction %s: %s", interaction.id, exc)
+        return message_id
 
     @play.autocomplete("options")
     async def options_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -161,8 +176,11 @@ class Controller(commands.Cog):
                 row = await self._lobby_change(interaction, game_id, op)
             if not lock.locked():
                 self.lobby_locks.pop(game_id, None)
-            await interaction.edit_original_response(
-                content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
+            try:
+                await interaction.edit_original_response(
+                    content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
+            except discord.HTTPException as exc:   # the change is stored; only the lobby text is stale
+                log.warning("could not update the lobby message of game %s: %s", game_id, exc)
 
     async def _lobby_change(self, interaction: discord.Interaction, game_id: int, op: str):
         user = interaction.user
@@ -181,24 +199,23 @@ class Controller(commands.Cog):
             row = await self.flow.start(row, self.create_thread)
         return row
 
-    async def create_thread(self, row, name: str) -> int:
+    async def create_thread(self, row, name: str) -> int | None:
+        """The game's thread: on the lobby message, else a thread of its own (the lobby message
+        was deleted, or threads on messages are refused); None when Discord opens neither (no
+        permission, an outage): the game is then played in the lobby channel."""
         http = self.bot.http
-        try:
-            data = None
-            if row.lobby_message_id:
-                try:
-                    data = await http.start_thread_with_message(
-                        row.channel_id, row.lobby_message_id, name=name, auto_archive_duration=10080)
-                except discord.NotFound:
-                    data = None   # the lobby message was deleted: a thread of its own then
-            if data is None:
-                data = await http.start_thread_without_message(
-                    row.channel_id, name=name, auto_archive_duration=10080,
-                    type=discord.ChannelType.public_thread.value)
-        except discord.Forbidden:
-            raise UserError("I may not open a thread here. I need the permissions Create Public "
-                            "Threads and Send Messages in Threads in this channel.") from None
-        return int(data["id"])
+        attempts = [lambda: http.start_thread_without_message(
+            row.channel_id, name=name, auto_archive_duration=10080,
+            type=discord.ChannelType.public_thread.value)]
+        if row.lobby_message_id:
+            attempts.insert(0, lambda: http.start_thread_with_message(
+                row.channel_id, row.lobby_message_id, name=name, auto_archive_duration=10080))
+        for attempt in attempts:
+            try:
+                return int((await attempt())["id"])
+            except (discord.HTTPException, KeyError, TypeError, ValueError) as exc:
+                log.warning("could not open a thread for game %s: %s", row.id, exc)
+        return None
 
     # ---- moves -----------------------------------------------------------------------------
 

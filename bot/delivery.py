@@ -53,20 +53,14 @@ class Delivery:
         store = self.bot.store
         try:
             message_id = await self.send(item)
-        except discord.Forbidden as exc:
-            if item.target_kind == "user" and exc.code == DM_CLOSED:
-                await self.dm_closed(item)
-            else:
-                log.warning("notice %s for game %s refused: %s", item.id, item.game_id, exc)
-                await store.outbox_failed(item.id, f"forbidden {exc.code}")
-            return False
-        except discord.NotFound as exc:
-            log.warning("notice %s for game %s: target gone (%s)", item.id, item.game_id, exc)
-            await store.outbox_failed(item.id, f"not found {exc.code}")
-            return False
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 await self.retry(item, f"HTTP {exc.status}")
+            elif item.target_kind == "user":
+                # DMs closed (50007), or no DMs at all: the notice's fallback goes to the thread
+                await self.dm_refused(item, exc)
+            elif isinstance(exc, discord.NotFound) and await self.to_lobby_channel(item):
+                pass
             else:
                 log.warning("notice %s for game %s refused: %s", item.id, item.game_id, exc)
                 await store.outbox_failed(item.id, f"http {exc.status} {exc.code}")
@@ -91,9 +85,23 @@ class Delivery:
         log.info("notice %s for game %s will be retried in %ss: %s", item.id, item.game_id, delay, reason)
         await self.bot.store.outbox_retry(item.id, self.bot.now() + delay)
 
-    async def dm_closed(self, item: OutboxItem) -> None:
+    async def to_lobby_channel(self, item: OutboxItem) -> bool:
+        """A post to a game's thread that Discord does not know (deleted, or never really made)
+        goes to the lobby channel instead."""
         store = self.bot.store
-        await store.outbox_failed(item.id, "dm closed")
+        row = await store.get_game(item.game_id) if item.game_id else None
+        if item.target_kind != "channel" or row is None or item.target_id == row.channel_id:
+            return False
+        log.warning("notice %s for game %s: thread %s unknown; posting in the channel", item.id, row.id, item.target_id)
+        await store.outbox_failed(item.id, "thread gone")
+        await store.add_notices(row.id, [Notice("channel", row.channel_id, item.payload)], self.bot.now())
+        return True
+
+    async def dm_refused(self, item: OutboxItem, exc: discord.HTTPException) -> None:
+        store = self.bot.store
+        if exc.code != DM_CLOSED:
+            log.warning("notice %s for game %s: cannot send a DM (%s)", item.id, item.game_id, exc)
+        await store.outbox_failed(item.id, "dm closed" if exc.code == DM_CLOSED else f"dm refused {exc.status} {exc.code}")
         fallback = item.payload.get("fallback")
         row = await store.get_game(item.game_id) if item.game_id else None
         if not fallback or row is None:
@@ -101,16 +109,19 @@ class Delivery:
         target = row.thread_id or row.channel_id
         await store.add_notices(row.id, [Notice("channel", target, fallback)], self.bot.now())
 
-    async def channel_for(self, item: OutboxItem) -> discord.abc.Messageable:
+    async def channel_for(self, item: OutboxItem) -> int:
         if item.target_kind == "channel":
-            return self.bot.get_partial_messageable(item.target_id)
+            return item.target_id
         channel_id = self.dm_channels.get(item.target_id)
         if channel_id is None:
             data = await self.bot.http.start_private_message(item.target_id)
             channel_id = self.dm_channels[item.target_id] = int(data["id"])
-        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        return channel_id
 
-    async def send(self, item: OutboxItem) -> int:
+    async def send(self, item: OutboxItem) -> int | None:
+        """Post the notice; the new message's id (None if the answer lacks it). Through the HTTP
+        client, not Messageable.send: a message that was posted must count as delivered even when
+        the answer lacks fields discord.py needs to build a Message (else it would be re-posted)."""
         payload = item.payload
         kwargs: dict = {
             "content": payload.get("content") or None,
@@ -127,6 +138,9 @@ class Delivery:
                 log.exception("could not draw the board of game %s", item.game_id)
             else:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename=BOARD_FILE)
-        channel = await self.channel_for(item)
-        message = await channel.send(**kwargs)
-        return message.id
+        channel_id = await self.channel_for(item)
+        with discord.http.handle_message_parameters(
+                previous_allowed_mentions=self.bot.allowed_mentions, **kwargs) as params:
+            data = await self.bot.http.send_message(channel_id, params=params)
+        message_id = data.get("id") if isinstance(data, dict) else None
+        return int(message_id) if message_id else None

@@ -260,7 +260,7 @@ class GameFlow:
         if len(row.seats) < game.min_players:
             raise UserError(f"{game.title} needs at least {game.min_players} players.")
 
-    async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int]]) -> GameRow:
+    async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]]) -> GameRow:
         """Deal the game, open its thread and post the first board. `row` is a full lobby the
         caller has checked with can_start."""
         game = self.game_of(row)
@@ -277,7 +277,8 @@ class GameFlow:
         now = self.clock()
         intro = (f"**{title}** begins: {texts.name_list(row.player_ids, names)}. "
                  + (f"Each move has {texts.duration(row.deadline_seconds)}."
-                    if row.deadline_seconds else "No deadline."))
+                    if row.deadline_seconds else "No deadline.")
+                 + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
         plan = self._plan(row, game, None, state, actor=None, kind="start", now=now, prefix=intro)
         start_detail = json.dumps({"players": row.player_ids, "seed": seed, "options": row.options})
         try:

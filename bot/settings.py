@@ -78,6 +78,29 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def api_base_url(text: str) -> str:
+    """DISCORD_API_BASE: the REST API's root. A bare host gets Discord's /api/v10 path."""
+    import yarl
+
+    url = yarl.URL(text.strip())
+    if url.scheme not in ("http", "https") or not url.host:
+        raise SettingsError(f"DISCORD_API_BASE must be an http:// or https:// URL, such as "
+                            f"https://discord.com/api/v10, not {text!r}.")
+    if url.path in ("", "/"):
+        url = url.with_path("/api/v10")
+    return str(url).rstrip("/")
+
+
+def gateway_url(text: str) -> str:
+    import yarl
+
+    url = yarl.URL(text.strip())
+    if url.scheme not in ("ws", "wss", "http", "https") or not url.host:
+        raise SettingsError(f"DISCORD_GATEWAY_URL must be a ws:// or wss:// URL, such as "
+                            f"wss://gateway.discord.gg/, not {text!r}.")
+    return text.strip()
+
+
 def parse_deadline(text: str) -> str:
     key = _DEADLINE_WORDS.get(text.strip().lower())
     if key is None:
@@ -109,8 +132,8 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     return Settings(
         token=token,
         db_path=get("PIECEPACK_DB") or "./piecepack.sqlite3",
-        api_base=(get("DISCORD_API_BASE") or "").rstrip("/") or None,
-        gateway_url=get("DISCORD_GATEWAY_URL"),
+        api_base=api_base_url(get("DISCORD_API_BASE")) if get("DISCORD_API_BASE") else None,
+        gateway_url=gateway_url(get("DISCORD_GATEWAY_URL")) if get("DISCORD_GATEWAY_URL") else None,
         log_level=level,
         default_deadline=parse_deadline(get("PIECEPACK_DEFAULT_DEADLINE") or "none"),
         reminder_hours=reminder_hours,

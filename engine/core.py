@@ -11,7 +11,6 @@ Hidden information lives in the state but leaves the engine only through `view()
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -76,7 +75,12 @@ class FrozenDict(dict):
     def _refuse(self, *args, **kwargs):
         raise TypeError("game states are immutable")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __init__(self, *args, **kwargs):
+        if self:  # dict.__init__ on an existing FrozenDict would update it in place
+            self._refuse()
+        super().__init__(*args, **kwargs)
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(sorted(self.items())))
@@ -237,7 +241,7 @@ class Game:
 
     # ---- the contract --------------------------------------------------------------------
 
-    def new_game(self, players: Sequence[str], seed: int | None = None, options: Mapping | None = None):
+    def new_game(self, players: Sequence[str], seed: int = 0, options: Mapping | None = None):
         players = tuple(str(p) for p in players)
         if len(set(players)) != len(players):
             raise GameError("Each player can take only one seat.")
@@ -245,8 +249,6 @@ class Game:
             if self.min_players == self.max_players:
                 raise GameError(f"{self.title} needs exactly {self.min_players} players.")
             raise GameError(f"{self.title} needs {self.min_players} to {self.max_players} players.")
-        if seed is None:
-            seed = secrets.randbits(63)
         rng = Rng(int(seed))
         data = self._setup(players, rng, dict(options or {}))
         return freeze({

@@ -95,7 +95,8 @@ each pawn stands on its own tile, so pawns drown one by one, within 24 turns.
 of time loses the rest of the action. A player who resigns leaves; their pawn is taken off \
 (the tile stays) and play goes on.
 
-**Score.** The number of players who went out before you (survivors: everyone out so far).
+**Score.** Players outlasted: how many players went out (drowned or left) before you. The \
+first out scores 0; the winner scores one less than the number of players.
 """
 
 # The order in which revealed faces act, and how many steps a number gives.
@@ -271,6 +272,65 @@ def _as_steps(action) -> tuple[Step, ...]:
     return action.steps if isinstance(action, Steps) else (action,)
 
 
+def _steps(count: int) -> str:
+    return f"{count} step{'' if count == 1 else 's'}"
+
+
+def _names(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _paths(d: Mapping, steps: tuple[Step, ...]) -> dict[str, list[tuple[int, int]]]:
+    """{player: positions from start to end} of each pawn that the (checked) `steps` move."""
+    player_of = {colour: player for player, colour in d["colours"].items()}
+    paths: dict[str, list[tuple[int, int]]] = {}
+    for step in steps:
+        player = player_of[step.colour]
+        path = paths.setdefault(player, [tuple(d["pawns"][player])])
+        dx, dy = DIRECTIONS[step.direction]
+        path.append((path[-1][0] + dx, path[-1][1] + dy))
+    return paths
+
+
+def _steps_text(d: Mapping, steps: tuple[Step, ...]) -> str:
+    """The (checked) steps with where each pawn ends: 'black up, up to 3,5, then red left to
+    1,2'."""
+    at = {d["colours"][p]: tuple(q) for p, q in d["pawns"].items() if q is not None}
+    runs: list[list] = []  # [colour, directions, end position] per run of one pawn's steps
+    for step in steps:
+        dx, dy = DIRECTIONS[step.direction]
+        at[step.colour] = (at[step.colour][0] + dx, at[step.colour][1] + dy)
+        if runs and runs[-1][0] == step.colour:
+            runs[-1][1].append(step.direction)
+            runs[-1][2] = at[step.colour]
+        else:
+            runs.append([step.colour, [step.direction], at[step.colour]])
+    return ", then ".join(f"{colour} {', '.join(directions)} to {_pos(end)}"
+                          for colour, directions, end in runs)
+
+
+def _example_step(d: Mapping, player: str) -> str:
+    """A step possible now, with the player's own pawn if it can move."""
+    steps = list(_pawn_steps(d))
+    own = [step for step in steps if step.colour == d["colours"][player]]
+    return str((own or steps)[0]) if steps else f"{d['colours'][player]} up"
+
+
+def _reveal_text(turn: int, faces: Mapping, cancelled: list, order: list) -> str:
+    """'🎲 Turn 1: ann null · bob 4 · cat 4. Cancelled: bob and cat (both 4). Order: ann (tile
+    move).'"""
+    shown = " · ".join(f"{p} {value_name(f)}" for p, f in faces.items()) or "nobody chose"
+    by_face: dict[str, list[str]] = {}
+    for p in cancelled:
+        by_face.setdefault(faces[p], []).append(p)
+    cancel = ", ".join(f"{_names(ps)} ({'both' if len(ps) == 2 else 'all'} {value_name(f)})"
+                       for f, ps in by_face.items()) or "none"
+    acts = " → ".join(f"{p} ({'tile move' if faces[p] == 'n' else _steps(STEP_COUNT[faces[p]])})"
+                      for p in order) or "nobody acts"
+    return f"🎲 Turn {turn}: {shown}. Cancelled: {cancel}. Order: {acts}."
+
+
 # --------------------------------------------------------------------------- the game
 
 
@@ -288,7 +348,8 @@ class GlobalWarming(Game):
         known = {"variant", "island", "starts", "coins"}
         unknown = set(options) - known
         if unknown:
-            raise GameError(f"Unknown option(s) for {self.title}: {', '.join(sorted(unknown))}.")
+            raise GameError(f"Unknown option{'s' if len(unknown) > 1 else ''} for {self.title}: "
+                            f"{', '.join(sorted(unknown))}.")
         variant = str(options.get("variant") or "standard").strip().lower()
         if variant not in VARIANTS:
             raise GameError(f"Unknown variant {options.get('variant')!r}: choose one of "
@@ -398,8 +459,9 @@ class GlobalWarming(Game):
             self._check_tile_move(d, action)
             return
         if not isinstance(action, (Step, Steps)):
-            raise IllegalAction(f"You chose {value_name(face)}: make {d['steps_left']} more "
-                                f"step(s) with any pawns, e.g. `red up`.")
+            raise IllegalAction(f"You chose {value_name(face)}: make "
+                                f"{_steps(d['steps_left'])} with any pawns, e.g. "
+                                f"`{_example_step(d, player)}`.")
         self._walk(d, _as_steps(action))
 
     @staticmethod
@@ -422,7 +484,7 @@ class GlobalWarming(Game):
     def _walk(d: Mapping, steps: tuple[Step, ...]) -> dict:
         """The pawn positions after `steps`, or IllegalAction naming the first bad step."""
         if len(steps) > d["steps_left"]:
-            raise IllegalAction(f"You have only {d['steps_left']} step(s) left; you gave "
+            raise IllegalAction(f"You have only {_steps(d['steps_left'])} left; you gave "
                                 f"{len(steps)}.")
         pawns = {p: (tuple(q) if q is not None else None) for p, q in d["pawns"].items()}
         for i, step in enumerate(steps):
@@ -440,9 +502,7 @@ class GlobalWarming(Game):
     def _apply(self, s, player, action, rng) -> None:
         d = s["data"]
         if isinstance(action, Commit):
-            if player not in d["commits"]:
-                self._log(s, f"{self._who(s, player)} has chosen a face.", event="commit",
-                          player=player)
+            # No log line: the log is public, and the bot shows who has chosen by itself.
             d["commits"][player] = action.face
             if self._all_chosen(s):
                 self._reveal(s)
@@ -455,18 +515,21 @@ class GlobalWarming(Game):
             d["tiles"][code] = list(action.dst)
             self._log(s, f"{self._who(s, player)} moves {tile_name(code)} from "
                          f"{_pos(action.src)} to {_pos(action.dst)}.",
-                      event="tile_move", player=player, move=str(action))
+                      event="tile_move", player=player, move=str(action),
+                      src=list(action.src), dst=list(action.dst))
             self._next_actor(s)
         else:
             steps = _as_steps(action)
-            pawns = self._walk(d, steps)
-            for p, q in pawns.items():
-                d["pawns"][p] = list(q) if q is not None else None
+            moved = _steps_text(d, steps)
+            paths = _paths(d, steps)
+            for p, path in paths.items():
+                d["pawns"][p] = list(path[-1])
             d["steps_left"] -= len(steps)
             left = d["steps_left"]
-            self._log(s, f"{self._who(s, player)} moves {action}"
-                         + (f" ({left} step(s) left)." if left else "."),
-                      event="steps", player=player, move=str(action))
+            self._log(s, f"{self._who(s, player)} moves {moved}"
+                         + (f"; {_steps(left)} left." if left else "."),
+                      event="steps", player=player, move=str(action),
+                      paths={p: [list(q) for q in path] for p, path in paths.items()})
             self._settle(s)
 
     def _all_chosen(self, s) -> bool:
@@ -486,13 +549,8 @@ class GlobalWarming(Game):
                        "order": order, "timed_out": timed_out}
         d["commits"], d["timed_out"] = {}, []
         d["phase"], d["actor"], d["steps_left"] = "act", None, None
-        shown = ", ".join(f"{self._who(s, p)} {value_name(f)}" for p, f in faces.items())
-        text = f"Turn {d['turn']}: the faces are {shown or 'none'}."
-        if cancelled:
-            text += f" Cancelled: {', '.join(cancelled)}."
-        text += f" Acting: {', '.join(order)}." if order else " Nobody acts."
-        self._log(s, text, event="reveal", faces=faces, cancelled=cancelled, order=order,
-                  timed_out=timed_out)
+        self._log(s, _reveal_text(d["turn"], faces, cancelled, order), event="reveal",
+                  faces=faces, cancelled=cancelled, order=order, timed_out=timed_out)
         self._next_actor(s)
 
     def _next_actor(self, s) -> None:
@@ -514,7 +572,7 @@ class GlobalWarming(Game):
                     continue
             elif next(_pawn_steps(d), None) is None:
                 self._log(s, f"{self._who(s, player)} can make no step: "
-                             f"{STEP_COUNT[face]} step(s) lost.", event="skip", player=player)
+                             f"{_steps(STEP_COUNT[face])} lost.", event="skip", player=player)
                 continue
             else:
                 d["steps_left"] = STEP_COUNT[face]
@@ -531,7 +589,7 @@ class GlobalWarming(Game):
             return
         if d["steps_left"] > 0 and next(_pawn_steps(d), None) is None:
             self._log(s, f"No step is possible: {self._who(s, d['actor'])} loses "
-                         f"{d['steps_left']} step(s).", event="steps_lost", player=d["actor"])
+                         f"{_steps(d['steps_left'])}.", event="steps_lost", player=d["actor"])
             d["steps_left"] = 0
         if d["steps_left"] == 0:
             self._next_actor(s)
@@ -549,7 +607,7 @@ class GlobalWarming(Game):
         where = d["tiles"].pop(code)
         d["sunk"].append(code)
         self._log(s, f"The leftmost coin is turned: {tile_name(code)} at {_pos(where)} sinks.",
-                  event="sink", tile=code)
+                  event="sink", tile=code, pos=list(where))
         for player, p in d["pawns"].items():
             if p == where:
                 d["pawns"][player] = None
@@ -609,8 +667,8 @@ class GlobalWarming(Game):
         return None
 
     def _scores(self, state):
-        """Players outlasted: for those out, how many went out before them; for survivors,
-        everyone out so far."""
+        """Players outlasted: for those out, how many went out (drowned or left) before them;
+        for survivors, everyone out so far. The winner ends with one less than the players."""
         d = state["data"]
         out = list(d["out"])
         active = self._active(state)
@@ -648,15 +706,23 @@ class GlobalWarming(Game):
         d = state["data"]
         if d["phase"] == "commit":
             if player in d["commits"]:
-                return Prompt(player, "secret", "You have chosen a die face; you may change it "
-                                                "until everyone has chosen.")
+                # Only this player is shown their prompt: their own choice is no secret to them.
+                return Prompt(player, "secret", f"Your choice: {value_name(d['commits'][player])}; "
+                                                f"you may change it until everyone has chosen.")
             return Prompt(player, "secret", "Choose a die face: n (null), a (ace), 2, 3, 4 "
                                             "or 5.")
-        if d["reveal"]["faces"][player] == "n":
-            return Prompt(player, "public", "Null: move a tile without a pawn next to another "
-                                            "tile (e.g. 2,3>6,3), or pass.")
-        return Prompt(player, "public", f"Make {d['steps_left']} more step(s) with any pawns "
-                                        f"(e.g. red up, blue left).")
+        face = d["reveal"]["faces"][player]
+        if face == "n":
+            move = next(_tile_moves(d), None)
+            example = f" (e.g. {move})" if move else ""
+            return Prompt(player, "public", f"Null: move a tile without a pawn next to another "
+                                            f"tile{example}, or pass.")
+        left = d["steps_left"]
+        example = _example_step(d, player)
+        if left == STEP_COUNT[face]:
+            return Prompt(player, "public", f"Make {_steps(left)} with any pawns, one by one or "
+                                            f"all at once (e.g. {example}).")
+        return Prompt(player, "public", f"{_steps(left)} left (e.g. {example}).")
 
     @staticmethod
     def _who(s, player) -> str:

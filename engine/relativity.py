@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .core import Game, GameError, IllegalAction, InvalidAction, Outcome, Prompt, Rng
-from .piecepack import VALUE_RANK, VALUES
+from .piecepack import VALUE_RANK, VALUES, value_name
 
 COLUMNS = "abcdef"
 ROWS = 4
@@ -25,8 +25,6 @@ ROUND_SUIT = {"night": "Moons", "day": "Suns"}
 ROLE_NAME = {"space": "Space", "time": "Time"}
 # Plural words for a value in messages: "a molecule of 2s", "of nulls".
 VALUE_PLURAL = {"n": "nulls", "a": "aces", "2": "2s", "3": "3s", "4": "4s", "5": "5s"}
-TROPHY_NAME = {"n": "null", "a": "ace", "2": "2", "3": "3", "4": "4", "5": "5"}
-SYMBOL = {"n": "N", "a": "A", "2": "2", "3": "3", "4": "4", "5": "5"}
 ROUND_TROPHIES = 5   # the round (Night) or the game (Day) ends once this many are won in it
 WINNING_TROPHIES = 6  # the game ends as soon as one player holds this many
 
@@ -57,7 +55,7 @@ def _orthogonal(i: int) -> tuple[int, ...]:
 
 SPACE_PARTNERS = tuple(_space_partners(i) for i in range(len(CELLS)))
 ORTHOGONAL = tuple(_orthogonal(i) for i in range(len(CELLS)))
-# Time's partners by value: the values next to it in the cycle N-A-2-3-4-5-N.
+# Time's partners by value: the values next to it in the cycle null-ace-2-3-4-5-null.
 TIME_PARTNER_VALUES = {
     v: (VALUES[(VALUE_RANK[v] - 1) % 6], VALUES[(VALUE_RANK[v] + 1) % 6]) for v in VALUES
 }
@@ -124,13 +122,14 @@ def layout_to_coins(layout: str) -> str:
         for col, ch in enumerate(row_text):
             value = aliases.get(ch, ch)
             if value not in VALUE_RANK:
-                raise GameError(f"Layout {layout!r}: {ch!r} is not a coin value (n, a, 2, 3, 4, 5).")
+                raise GameError(f"Layout {layout!r}: {ch!r} is not a coin value (n for null, "
+                                "a for ace, 2, 3, 4, 5).")
             grid[_index(col, row)] = value
     coins = "".join(grid[i] for i in range(len(CELLS)))
     for v in VALUES:
         if coins.count(v) != 4:
             raise GameError(
-                f"Layout {layout!r} has {coins.count(v)} coins of value {SYMBOL[v]}; "
+                f"Layout {layout!r} has {coins.count(v)} coins of value {value_name(v)}; "
                 "a piecepack has four of each value."
             )
     return coins
@@ -187,40 +186,41 @@ RULES = """\
 
 *A piecepack game for two by Marty and Ron Hale-Evans. Summary in our words.*
 
-**Board.** 24 coins, value side up, on a 4x6 grid: columns a-f, rows 1-4 (row 1 at the bottom).
-Each suit's six coins fill one 2x3 quadrant, so each quadrant has one coin of every value. If
-the four centre coins (c2, d2, c3, d3) all show one value, it is a misdeal: deal again.
+**Board.** 24 coins, value side up, on a 4x6 grid: columns a-f, rows 1-4 (row 1 at the \
+bottom). Each suit's six coins fill one 2x3 quadrant, so each quadrant has one coin of every \
+value. If the four centre coins (c2, d2, c3, d3) all show one value, it is a misdeal: deal \
+again.
 
-**Roles.** One player is Space, the other Time. Space moves first. Players take turns swapping
-two coins. Write a swap as `d3#e3` (`d3-e3`, `d3 e3`, any order or case also work).
-- **Space** swaps a coin with one of its 8 neighbours (orthogonal or diagonal). The board wraps:
-  the left edge touches the right edge and the top touches the bottom, so corners touch.
-  A neighbour showing the same value is allowed.
-- **Time** swaps any two coins, anywhere, whose values are next to each other in the cycle
-  N-A-2-3-4-5-N (a 5 and a null are next to each other).
+**Roles.** One player is Space, the other Time. Space moves first. Players take turns \
+swapping two coins. Write a swap as `d3#e3` (`d3-e3`, `d3 e3`, any order or case also work).
+- **Space** swaps a coin with one of its 8 neighbours (orthogonal or diagonal). The board \
+wraps: the left edge touches the right edge and the top touches the bottom, so corners touch. \
+A neighbour showing the same value is allowed.
+- **Time** swaps any two coins, anywhere, whose values are next to each other in the cycle \
+null-ace-2-3-4-5-null (a 5 and a null are next to each other).
 - Either way every coin has exactly 8 possible partners.
-- **No reverse:** you may not swap back the same two cells your opponent just swapped. This
-  does not carry over into a new round.
+- **No reverse:** you may not swap back the same two cells your opponent just swapped. This \
+does not carry over into a new round.
 
-**Molecules and trophies.** A molecule is all four coins of one value joined orthogonally
-(not diagonally, and not across the wrapped edges). After your swap you take the trophy of every
-value whose molecule is now complete and whose trophy is still unclaimed in this round, several
-at once if so. A claimed value scores nothing more in that round.
+**Molecules and trophies.** A molecule is all four coins of one value joined orthogonally \
+(not diagonally, and not across the wrapped edges). After your swap you take the trophy of \
+every value whose molecule is now complete and whose trophy is still unclaimed in this round, \
+several at once if so. A claimed value scores nothing more in that round.
 
-**Rounds.** Night (Moon trophies) ends as soon as five or more Moon trophies are won; a sixth is
-set aside unscored. The board is then dealt afresh and the roles swap for Day (Sun trophies);
-Space again moves first. The first seat plays Space at Night and Time by Day.
+**Rounds.** Night (Moon trophies) ends as soon as five or more Moon trophies are won; a sixth \
+is set aside unscored. The board is then dealt afresh and the roles swap for Day (Sun \
+trophies); Space again moves first. The first seat plays Space at Night and Time by Day.
 
-**End.** The game ends as soon as a player holds six or more trophies, or five or more Sun
+**End.** The game ends as soon as a player holds six or more trophies, or five or more Sun \
 trophies are won. Most trophies wins; at five each, the player who was Space at Night wins.
 
 **Our rulings.**
 - A swap must be between two different cells.
-- Trophies go to whoever's swap leaves a complete molecule of an unclaimed value. (A dealt
-  board never holds one; a fixed layout that already does gives it to the first swap.)
-- Fixed layouts (`options={"layouts": [night, day]}`, PPN coin strings listed from row 4 down
-  to row 1) are used as given; a missing one is dealt from the seed. Both deals are made when
-  the game starts; the Day board stays hidden until Day.
+- Trophies go to whoever's swap leaves a complete molecule of an unclaimed value. (A dealt \
+board never holds one; a fixed layout that already does gives it to the first swap.)
+- Fixed layouts (`options={"layouts": [night, day]}`, PPN coin strings listed from row 4 down \
+to row 1) are used as given; a missing one is dealt from the seed. Both deals are made when \
+the game starts; the Day board stays hidden until Day.
 - Nothing stops a game from running long: a player may resign or offer a draw at any time.
 - When a move deadline passes, the player awaited loses.
 """
@@ -337,8 +337,9 @@ class Relativity(Game):
             va, vb = data["coins"][a], data["coins"][b]
             if vb not in TIME_PARTNER_VALUES[va]:
                 raise IllegalAction(
-                    f"{action.first} shows {SYMBOL[va]} and {action.second} shows {SYMBOL[vb]}. "
-                    "As Time you can swap only coins whose values are next in N-A-2-3-4-5-N."
+                    f"{action.first} shows {value_name(va)} and {action.second} shows "
+                    f"{value_name(vb)}. As Time you can swap only coins whose values are next "
+                    "in the cycle null-ace-2-3-4-5-null."
                 )
         last = data["last_swap"]
         if last is not None and {action.first, action.second} == set(last):
@@ -351,12 +352,13 @@ class Relativity(Game):
         role = data["turn"]
         a, b = CELL_INDEX[action.first], CELL_INDEX[action.second]
         coins = list(data["coins"])
+        self._log(s, f"{player} ({ROLE_NAME[role]}) swapped {action.first} "
+                     f"({value_name(coins[a])}) and {action.second} ({value_name(coins[b])}).",
+                  event="swap", player=player, role=role, cells=[action.first, action.second])
         coins[a], coins[b] = coins[b], coins[a]
         data["coins"] = "".join(coins)
         data["last_swap"] = [action.first, action.second]
         data["turn"] = "time" if role == "space" else "space"
-        self._log(s, f"{player} ({ROLE_NAME[role]}) swapped {action.first}#{action.second}",
-                  event="swap", player=player, role=role, cells=[action.first, action.second])
 
         round_name = data["round"]
         trophies = data["trophies"][round_name]
@@ -370,7 +372,7 @@ class Relativity(Game):
             data["molecules"].append({"value": value, "cells": [CELLS[i] for i in cells],
                                       "player": player, "round": round_name})
             self._log(s, f"{player} made a molecule of {VALUE_PLURAL[value]} and takes the "
-                         f"{TROPHY_NAME[value]} of {ROUND_SUIT[round_name]}",
+                         f"{value_name(value)} of {ROUND_SUIT[round_name]}.",
                       event="trophy", player=player, value=value, round=round_name)
 
         counts = self._trophy_counts(s)
@@ -380,7 +382,7 @@ class Relativity(Game):
         ):
             self._finish(s, counts)
         elif round_name == "night" and won_this_round >= ROUND_TROPHIES:
-            aside = [TROPHY_NAME[v] for v, p in trophies.items() if p is None]
+            aside = [value_name(v) for v, p in trophies.items() if p is None]
             data["round"] = "day"
             data["coins"] = data["boards"][1]
             data["turn"] = "space"
@@ -461,8 +463,8 @@ class Relativity(Game):
             power = ("swap a coin with one of its 8 neighbours, diagonals included; "
                      "the board wraps at the edges")
         else:
-            power = ("swap any two coins whose values are next in the cycle N-A-2-3-4-5-N, "
-                     "anywhere on the board")
+            power = ("swap any two coins whose values are next in the cycle "
+                     "null-ace-2-3-4-5-null, anywhere on the board")
         text = f"{round_title} round: you are {ROLE_NAME[role]}. Your move: {power}. Example: d3#e3."
         last = data["last_swap"]
         if last:

@@ -199,15 +199,36 @@ def tile_face(defs: Defs, suit: str, value: str, pixels: int) -> str:
     return defs.need(symbol_id, build)
 
 
-def pawn(defs: Defs, colour: str) -> str:
-    """A pawn in a player colour (red, black, green, blue), outlined so it shows on any tile."""
+def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
+    """A tile suit side up with its suit and value stacked down the left third, leaving the
+    rest free for a piece standing on it (tile_face's corners would be hidden by it). Set in
+    from the edge, so that a frame can be drawn round the tile."""
+    symbol_id = f"tile-{suit}-{value}-{pixels}-beside"
+
+    def build() -> str:
+        mark = suit_symbol(defs, suit)
+        body = (
+            _tile_frame(pixels, INK, COIN_FILL, 0.025)
+            + f'<g transform="scale({num(pixels / 100)})">'
+            f'<use href="#{mark}" x="14" y="14" width="30" height="30"/>'
+            f'<g transform="translate(29,69)">{_value_glyph(value, suit_paint(suit), 40)}</g></g>'
+        )
+        return _symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
+    return defs.need(symbol_id, build)
+
+
+def pawn(defs: Defs, colour: str, halo: str = "#ffffff") -> str:
+    """A pawn in a player colour (red, black, green, blue), with a halo (white unless asked
+    otherwise) so it shows on any tile and on any colour."""
     paint = PAINT[colour]
     body = (
-        f'<g fill="{paint}" stroke="#fff" stroke-width="4" stroke-linejoin="round">'
+        f'<g fill="{paint}" stroke="{halo}" stroke-width="9" stroke-linejoin="round"'
+        ' paint-order="stroke">'
         '<path d="M-12,-14 C-8,-2 -14,14 -26,24 L-32,34 Q-34,45 -22,45 L22,45 Q34,45 32,34'
         ' L26,24 C14,14 8,-2 12,-14Z"/><circle cy="-27" r="17"/></g>'
     )
-    return defs.need(f"pawn-{colour}", lambda: _symbol(f"pawn-{colour}", "-50 -50 100 100", body))
+    symbol_id = f"pawn-{colour}" if halo == "#ffffff" else f"pawn-{colour}-{halo.lstrip('#')}"
+    return defs.need(symbol_id, lambda: _symbol(symbol_id, "-50 -50 100 100", body))
 
 
 def die_face(defs: Defs, value: str, colour: str) -> str:

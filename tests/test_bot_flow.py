@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import types
 
 import discord
 import pytest
@@ -202,17 +201,18 @@ async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypa
     clock = FakeClock()
     sent = []
 
-    class Channel:
-        async def send(self, **kwargs):
-            sent.append(kwargs)
-            return types.SimpleNamespace(id=5)
+    class HTTP:
+        async def send_message(self, channel_id, *, params):
+            sent.append((channel_id, params))
+            return {"id": "5"}
 
     bot = FakeBot(store, clock)
-    bot.get_partial_messageable = lambda *a, **k: Channel()
+    bot.http, bot.allowed_mentions = HTTP(), None
     monkeypatch.setattr(delivery_module, "render_board", lambda board: 1 / 0)
     await store.add_notices(None, [Notice("channel", 7, {"content": "text", "board": {"view": {}}})], clock())
     assert await Delivery(bot).deliver_due() == 1
-    assert sent[0]["content"] == "text" and "file" not in sent[0]
+    (channel_id, params), = sent
+    assert channel_id == 7 and params.payload["content"] == "text" and not params.files
 
 
 async def test_options_that_fix_hidden_information_are_refused_at_play(store):

@@ -187,7 +187,7 @@ async def test_a_four_player_game_with_secret_faces_closed_dms_and_a_restart(fak
         await commit(table, dave, "2", "fallback")
         await settle(bot)
         new_posts = fake.messages(table.thread)[posts:]
-        reveal = [m for m in new_posts if "the faces are" in m.content]
+        reveal = [m for m in new_posts if "🎲 Turn 1:" in m.content]
         assert len(reveal) == 1
         assert all(n in reveal[0].content for n in ("**alice**", "**bob**", "**carol**", "**dave**"))
         assert "Cancelled" in reveal[0].content

@@ -105,7 +105,8 @@ def test_freeze_makes_deeply_immutable_values_and_thaw_undoes_it():
     assert isinstance(frozen["a"][1], FrozenDict)
     assert frozen == {"a": (1, {"b": (2, 3)}), "c": None, "d": "x", "e": True}
     for attempt in (lambda: frozen.__setitem__("a", 1), lambda: frozen["a"][1].pop("b"),
-                    lambda: frozen.update(z=1), lambda: frozen.clear(), lambda: frozen.setdefault("q", 1)):
+                    lambda: frozen.update(z=1), lambda: frozen.clear(), lambda: frozen.setdefault("q", 1),
+                    lambda: frozen.__ior__({"z": 1}), lambda: frozen.__init__(z=1)):
         with pytest.raises(TypeError):
             attempt()
     assert thaw(frozen) == data

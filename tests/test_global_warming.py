@@ -309,8 +309,8 @@ def test_actor_without_a_possible_step_loses_all_steps():
         state = commit(state, {"ann": "5", "bob": "5"})
     state = commit(state, {"ann": "3", "bob": "2"})
     skips = [e["text"] for e in GAME.view(state)["log"] if e["event"] == "skip"]
-    assert skips == ["ann (red) can make no step: 3 step(s) lost.",
-                     "bob (black) can make no step: 2 step(s) lost."]
+    assert skips == ["ann (red) can make no step: 3 steps lost.",
+                     "bob (black) can make no step: 2 steps lost."]
     assert GAME.view(state)["turn"] == 5 and GAME.view(state)["phase"] == "commit"
 
 
@@ -322,8 +322,8 @@ def test_steps_left_are_lost_when_the_last_movable_pawn_leaves():
     state = GAME.resign(state, "cat")
     assert pawn(state, "cat") is None and (5, 2) in tiles(state)
     texts = [e["text"] for e in GAME.view(state)["log"]]
-    assert "No step is possible: ann (red) loses 4 step(s)." in texts
-    assert "bob (black) can make no step: 4 step(s) lost." in texts
+    assert "No step is possible: ann (red) loses 4 steps." in texts
+    assert "bob (black) can make no step: 4 steps lost." in texts
     assert GAME.view(state)["phase"] == "commit" and GAME.view(state)["turn"] == 5
     assert set(GAME.to_act(state)) == {"ann", "bob"}
 
@@ -396,7 +396,7 @@ def test_null_actor_with_no_movable_tile_is_skipped():
     state = commit(freeze(s), {"ann": "n", "bob": "4"})
     skips = [e["text"] for e in GAME.view(state)["log"] if e["event"] == "skip"]
     assert skips == ["ann (red) has no tile that can move.",
-                     "bob (black) can make no step: 4 step(s) lost."]
+                     "bob (black) can make no step: 4 steps lost."]
     assert GAME.outcome(state).winners == ("bob",)
 
 
@@ -676,3 +676,82 @@ def test_random_play_to_the_end(players, seed):
     assert GAME.view(state)["turn"] <= 24
     scores = GAME.scores(state)
     assert scores[outcome.winners[0]] == players - 1
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def log_texts(state, event=None):
+    return [e["text"] for e in GAME.view(state)["log"] if event in (None, e["event"])]
+
+
+def test_choosing_a_face_logs_nothing_and_only_the_chooser_is_told_their_choice():
+    state = GAME.apply(new(3), "ann", "5")
+    state = GAME.apply(state, "ann", "n")
+    assert GAME.view(state)["log"] == []
+    assert GAME.prompt(state, "ann").text == ("Your choice: null; you may change it until "
+                                              "everyone has chosen.")
+    assert GAME.prompt(state, "bob").text.startswith("Choose a die face")
+
+
+def test_the_reveal_names_faces_cancellations_and_the_order_of_play():
+    state = commit(new(4), {"ann": "3", "bob": "4", "cat": "n", "dan": "4"})
+    assert log_texts(state, "reveal") == [
+        "🎲 Turn 1: ann 3 · bob 4 · cat null · dan 4. Cancelled: bob and dan (both 4). "
+        "Order: cat (tile move) → ann (3 steps)."]
+    state = commit(new(3), {"ann": "a", "bob": "a", "cat": "a"})
+    assert log_texts(state, "reveal") == [
+        "🎲 Turn 1: ann ace · bob ace · cat ace. Cancelled: ann, bob and cat (all ace). "
+        "Order: nobody acts."]
+    state = commit(new(2), {"ann": "a", "bob": "2"})
+    assert log_texts(state, "reveal") == [
+        "🎲 Turn 1: ann ace · bob 2. Cancelled: none. Order: bob (2 steps) → ann (1 step)."]
+
+
+def test_step_prompts_count_down_with_a_possible_example_of_ones_own_pawn():
+    state = commit(new(2), {"ann": "3", "bob": "a"})          # ann 1,5; bob 5,5
+    assert GAME.prompt(state, "ann").text == (
+        "Make 3 steps with any pawns, one by one or all at once (e.g. red down).")
+    state = GAME.apply(state, "ann", "black left")
+    assert GAME.prompt(state, "ann").text == "2 steps left (e.g. red down)."
+    state = GAME.apply(state, "ann", "black left")
+    assert GAME.prompt(state, "ann").text == "1 step left (e.g. red down)."
+    state = GAME.apply(state, "ann", "black down")
+    assert GAME.prompt(state, "bob").text == (
+        "Make 1 step with any pawns, one by one or all at once (e.g. black up).")
+
+
+def test_the_null_prompt_gives_a_possible_tile_move():
+    state = commit(new(2), {"ann": "n", "bob": "a"})
+    text = GAME.prompt(state, "ann").text
+    example = text.split("(e.g. ")[1].split(")")[0]
+    assert GAME.parse_action(state, "ann", example) in GAME.legal_actions(state, "ann")
+
+
+def test_step_lines_say_where_each_pawn_went_and_what_is_left():
+    state = commit(new(2), {"ann": "5", "bob": "a"})          # ann 1,5; bob 5,5
+    state = GAME.apply(state, "ann", "red down")
+    state = GAME.apply(state, "ann", "red down, red right, black left, black down")
+    assert log_texts(state, "steps") == [
+        "ann (red) moves red down to 1,4; 4 steps left.",
+        "ann (red) moves red down, right to 2,3, then black left, down to 4,4."]
+    moves = [e for e in GAME.view(state)["log"] if e["event"] == "steps"]
+    assert moves[1]["paths"] == {"ann": [[1, 4], [1, 3], [2, 3]], "bob": [[5, 5], [4, 5], [4, 4]]}
+
+
+def test_no_text_says_step_s():
+    state = commit(new(2), {"ann": "3", "bob": "a"})
+    assert "3 steps left; you gave 4" in refused(state, "ann", "red down, red down, red down, "
+                                                 "red down", IllegalAction)
+    state = GAME.apply(state, "ann", "red down, red down")
+    assert "1 step left; you gave 2" in refused(state, "ann", "red down, red down",
+                                                IllegalAction)
+    assert "make 1 step with" in refused(state, "ann", "pass", IllegalAction)
+    for text in (RULES, *log_texts(state), GAME.prompt(state, "ann").text):
+        assert "(s)" not in text
+
+
+def test_rules_lines_are_not_hard_wrapped():
+    # Discord keeps line breaks: each paragraph, numbered step or bullet is one line.
+    for line in RULES.splitlines():
+        assert not line or line.rstrip()[-1] in ".:)*", line

@@ -75,7 +75,7 @@ def test_registered_under_its_name_with_rules():
     assert isinstance(GAME, Relativity)
     assert (GAME.name, GAME.title) == ("relativity", "Relativity")
     assert GAME.rules == RULES and len(RULES) < 3500
-    for ruling in ("wrap", "N-A-2-3-4-5-N", "reverse", "misdeal", "five each", "layouts"):
+    for ruling in ("wrap", "null-ace-2-3-4-5-null", "reverse", "misdeal", "five each", "layouts"):
         assert ruling in RULES
 
 
@@ -205,9 +205,9 @@ def test_time_swaps_values_next_in_the_cycle_anywhere():
     assert "a4#f1" in legal(state)         # null and 5 are next to each other (the cycle wraps)
     assert (coins["b3"], coins["a4"]) == ("a", "n") and "a4#b3" in legal(state)
     assert (coins["b1"], coins["f1"]) == ("2", "5") and "b1#f1" not in legal(state)
-    with pytest.raises(IllegalAction, match="N-A-2-3-4-5-N"):
+    with pytest.raises(IllegalAction, match="null-ace-2-3-4-5-null"):
         GAME.apply(state, BOB, GAME.parse_action(state, BOB, "b1#f1"))
-    with pytest.raises(IllegalAction, match="N-A-2-3-4-5-N"):  # the same value is not next
+    with pytest.raises(IllegalAction, match="null-ace-2-3-4-5-null"):  # the same value is not next
         GAME.apply(state, BOB, GAME.parse_action(state, BOB, "c1#f1"))
     after = play(state, "f1#a4")
     assert (GAME.view(after)["coins"]["a4"], GAME.view(after)["coins"]["f1"]) == ("5", "n")
@@ -468,3 +468,26 @@ def test_the_recorded_night_round_replays_with_its_trophies():
     assert view["trophy_counts"] == {ALICE: 2, BOB: 3}
     assert view["set_aside"]["night"] == ["4"]
     assert len(trophy_events(state)) == 5
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def test_the_swap_line_names_the_cells_and_their_values_before_the_swap():
+    state = play(start(), "e3#d3")
+    assert [e["text"] for e in GAME.view(state)["log"]] == [
+        "alice (Space) swapped e3 (4) and d3 (2)."]
+
+
+def test_refusals_name_null_and_ace_in_words():
+    state = play(start(), "e3#d3")                  # bob is Time; a1 is an ace, a2 a 3
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(state, BOB, GAME.parse_action(state, BOB, "a1#a2"))
+    assert str(refused.value).startswith("a1 shows ace and a2 shows 3.")
+    assert "null-ace-2-3-4-5-null" in GAME.prompt(state, BOB).text
+
+
+def test_rules_lines_are_not_hard_wrapped():
+    # Discord keeps line breaks: each heading, paragraph or bullet is one line.
+    for line in RULES.splitlines():
+        assert not line or line.startswith("# ") or line.rstrip()[-1] in ".:)*", line

@@ -115,9 +115,17 @@ def test_pawns_in_their_colours_on_their_tiles():
         tile = tiles[f"{pos['x']},{pos['y']}"]
         left, top, size = (float(tile.get(k)) for k in ("x", "y", "width"))
         assert pawn.get("data-pos") == f"{pos['x']},{pos['y']}"
-        pawn_left, pawn_size = float(pawn.get("x")), float(pawn.get("width"))
-        assert left <= pawn_left and pawn_left + pawn_size <= left + size
-        assert top <= float(pawn.get("y")) < top + size
+        pawn_size = float(pawn.get("width"))
+        # Big, standing on the right half of its tile (the tile's suit and value on the left).
+        cx, cy = float(pawn.get("x")) + pawn_size / 2, float(pawn.get("y")) + pawn_size / 2
+        assert left + size / 2 < cx < left + size and top < cy < top + size
+        assert pawn_size >= 0.7 * size
+        # The tile shows its suit and value beside the pawn, and wears a ring of its colour.
+        assert tile.get("href").endswith("-beside")
+    rings = {e.get("stroke") for e in with_class(root, "pawn-ring")}
+    assert rings == {"#d0282e", "#222222", "#18884a", "#1f5fc4"}
+    bare = [e for e in with_class(root, "tile") if not e.get("href").endswith("-beside")]
+    assert len(bare) == len(view["island"]) - 4
 
 
 def test_drowned_players_are_off_the_island_and_marked():
@@ -134,6 +142,8 @@ def test_the_viewers_own_pawn_is_emphasised_only_in_their_view():
     assert with_class(parse(hand_view()), "own-pawn") == []
     root = parse(hand_view(viewer="cid"), names={"cid": "Cid"})
     assert [e.get("data-player") for e in with_class(root, "own-pawn")] == ["cid"]
+    assert by_player(root, "pawn")["cid"].get("href") == "#pawn-green-ffc533"  # a gold halo
+    assert by_player(root, "pawn")["ann"].get("href") == "#pawn-red"
     assert texts(by_player(root, "player")["cid"], "name") == ["Cid (you)"]
 
 
@@ -169,19 +179,19 @@ def test_commit_phase_shows_who_has_chosen_never_what():
     notes = {p: texts(row, "note")[0] for p, row in by_player(root, "player").items()}
     assert notes == {"ann": "red · chosen ✓", "bob": "black · choosing",
                      "cid": "green · choosing", "dee": "blue · chosen ✓"}
-    assert texts(root, "status") == ["Choose die faces in secret: 2 of 4 chosen"]
+    assert texts(root, "status") == ["Choose dice in secret: 2 of 4 chosen"]
     assert with_class(root, "die") == []
 
 
 def test_a_player_sees_their_own_choice_in_their_private_view():
     view = hand_view(viewer="ann", committed=["ann"], own_commit="5")
     notes = {p: texts(row, "note")[0] for p, row in by_player(parse(view), "player").items()}
-    assert notes["ann"] == "red · you chose 5"
+    assert notes["ann"] == "red · chose 5"
     spectator = hand_view(committed=["ann"])
-    assert "you chose" not in render.render_svg(spectator)
+    assert "chose 5" not in render.render_svg(spectator)
 
 
-def test_the_reveal_shows_every_face_with_cancelled_ones_struck_out():
+def test_the_reveal_shows_every_face_with_cancelled_ones_marked_beside():
     reveal = {"turn": 1, "faces": {"ann": "n", "bob": "3", "cid": "3", "dee": "5"},
               "cancelled": ["bob", "cid"], "order": ["ann", "dee"], "timed_out": []}
     view = hand_view(phase="act", reveal=reveal, actor="dee", steps_left=4, to_act=["dee"],
@@ -190,13 +200,23 @@ def test_the_reveal_shows_every_face_with_cancelled_ones_struck_out():
     dice = by_player(root, "die")
     assert {p: (e.get("data-value"), e.get("href")) for p, e in dice.items()} == {
         p: (f, f"#die-{COLOURS[p]}-{f}") for p, f in reveal["faces"].items()}
-    struck = {e.get("x1") for e in with_class(root, "cancelled")}
-    assert len(with_class(root, "cancelled")) == 2 and len(struck) == 1  # one column of dice
+    assert {e.get("data-player") for e in with_class(root, "cancelled")} == {"bob", "cid"}
     rows = by_player(root, "player")
     assert with_class(rows["bob"], "cancelled") and with_class(rows["cid"], "cancelled")
     assert not with_class(rows["ann"], "cancelled") and not with_class(rows["dee"], "cancelled")
+    # A cancelled face keeps full contrast (nothing fades it); its mark frames it from outside.
+    faded = [e for e in root.iter() if e.get("opacity") is not None]
+    assert not any(die in list(e.iter()) for e in faded for die in dice.values())
+    for mark in with_class(root, "cancelled"):
+        die = dice[mark.get("data-player")]
+        x, y, size = (float(die.get(k)) for k in ("x", "y", "width"))
+        frame = next(e for e in mark.iter() if e.tag == f"{NS}rect")
+        fx, fy, fw = (float(frame.get(k)) for k in ("x", "y", "width"))
+        assert fx < x and fy < y and fx + fw > x + size
+    notes = {p: texts(row, "note")[0] for p, row in rows.items()}
+    assert notes == {"ann": "red · done", "bob": "black · cancelled",
+                     "cid": "green · cancelled", "dee": "blue · acting"}
     assert texts(root, "status") == ["Dee moves pawns: 4 steps left"]
-    assert texts(root, "reveal-label") == ["dice of turn 1"]
 
 
 def test_a_null_actor_is_asked_to_move_a_tile():
@@ -218,7 +238,144 @@ def test_sunk_tiles_in_order():
 def test_the_winner_is_announced():
     view = hand_view(outcome={"winners": ["cid"], "reason": "last survivor", "draw": False},
                      to_act=[], drowned=["ann", "bob", "dee"])
-    assert texts(parse(view, names={"cid": "Cid"}), "status") == ["Cid wins"]
+    root = parse(view, names={"cid": "Cid"})
+    assert texts(root, "status") == ["Cid wins"]
+    flags = {p: texts(row, "flag") for p, row in by_player(root, "player").items()}
+    assert flags == {"ann": [], "bob": [], "cid": ["WINNER"], "dee": []}
+
+
+# ---------------------------------------------------------------------------- the latest action
+
+
+def cell_of(root: ET.Element, pos: str) -> tuple[float, float, float]:
+    """(x, y, size) of the island cell at `pos`, from the tile drawn there."""
+    tile = next(e for e in with_class(root, "tile") if e.get("data-pos") == pos)
+    return float(tile.get("x")), float(tile.get("y")), float(tile.get("width"))
+
+
+def test_a_moved_tile_is_marked_at_its_old_and_new_places():
+    log = [{"n": 3, "text": "…", "event": "tile_move", "player": "ann", "move": "1,2>0,2",
+            "src": [1, 2], "dst": [0, 2]}]
+    view = hand_view(log=log)
+    view["island"] = [dict(t, x=0) if (t["x"], t["y"]) == (1, 2) else t for t in view["island"]]
+    root = parse(view)
+    x, y, size = cell_of(root, "0,2")
+    to, = with_class(root, "moved-to")
+    assert x <= float(to.get("x")) < x + size and y <= float(to.get("y")) < y + size
+    frm, = with_class(root, "moved-from")
+    assert float(frm.get("x")) > x + size > float(frm.get("x")) - size   # one column right
+    assert with_class(root, "trail") == [] and with_class(root, "last-sunk") == []
+
+
+def test_the_latest_steps_of_one_actor_are_traced_together():
+    steps = [{"n": 5, "text": "…", "event": "steps", "player": "ann", "move": "red up",
+              "paths": {"ann": [[1, 1], [1, 2]]}},
+             {"n": 6, "text": "…", "event": "steps", "player": "ann", "move": "red up, black down",
+              "paths": {"ann": [[1, 2], [1, 3]], "bob": [[5, 5], [5, 4]]}}]
+    earlier = [{"n": 4, "text": "…", "event": "steps", "player": "bob", "move": "green up",
+                "paths": {"cid": [[2, 3], [2, 4]]}}]
+    view = hand_view(log=earlier + steps, phase="act", actor="ann", steps_left=1,
+                     reveal={"turn": 1, "faces": {"ann": "3", "bob": "2"}, "cancelled": [],
+                             "order": ["ann", "bob"], "timed_out": []},
+                     pawns={"ann": {"x": 1, "y": 3}, "bob": {"x": 5, "y": 4},
+                            "cid": {"x": 2, "y": 4}, "dee": {"x": 4, "y": 2}})
+    root = parse(view)
+    trails = by_player(root, "trail")
+    assert sorted(trails) == ["ann", "bob"]           # not cid: moved by an earlier actor
+    ann_path = next(e for e in trails["ann"].iter() if e.get("d")).get("d")
+    assert ann_path.count("L") == 2                   # 1,1 -> 1,2 -> 1,3 in one line
+
+
+def test_the_sunk_tile_stays_marked_after_the_next_reveal_but_the_steps_do_not():
+    log = [{"n": 7, "text": "…", "event": "steps", "player": "bob", "move": "black down",
+            "paths": {"bob": [[5, 5], [5, 4]]}},
+           {"n": 7, "text": "…", "event": "draw"},
+           {"n": 7, "text": "…", "event": "sink", "tile": "A4", "pos": [4, 1]}]
+    view = hand_view(log=log)
+    view["island"] = [t for t in view["island"] if (t["x"], t["y"]) != (4, 1)]
+    root = parse(view)
+    assert [e.get("data-pos") for e in with_class(root, "last-sunk")] == ["4,1"]
+    assert sorted(by_player(root, "trail")) == ["bob"]
+    log.append({"n": 11, "text": "…", "event": "reveal", "faces": {}, "cancelled": [],
+                "order": [], "timed_out": []})
+    root = parse(view)
+    assert [e.get("data-pos") for e in with_class(root, "last-sunk")] == ["4,1"]
+    assert with_class(root, "trail") == []
+
+
+def test_a_turn_ended_without_an_action_marks_only_the_sunk_tile():
+    log = [{"n": 2, "text": "…", "event": "steps", "player": "bob", "move": "black down",
+            "paths": {"bob": [[5, 5], [5, 4]]}},
+           {"n": 3, "text": "…", "event": "sink", "tile": "A4", "pos": [4, 1]}]  # a time-out
+    root = parse(hand_view(log=log))
+    assert len(with_class(root, "last-sunk")) == 1 and with_class(root, "trail") == []
+
+
+def test_log_entries_without_positions_mark_nothing():
+    log = [{"n": 1, "text": "…", "event": "tile_move", "player": "ann", "move": "1,1>0,1"},
+           {"n": 2, "text": "…", "event": "steps", "player": "bob", "move": "black down"},
+           {"n": 2, "text": "…", "event": "sink", "tile": "A4"}]
+    root = parse(hand_view(log=log))
+    for name in ("moved-to", "moved-from", "trail", "last-sunk"):
+        assert with_class(root, name) == []
+
+
+def test_the_engines_log_gives_the_marks():
+    island = ["Sn Sa S2 S3 S4", "S5 Mn Ma M2 M3", "M4 M5 . Cn Ca", "C2 C3 C4 C5 An",
+              "Aa A2 A3 A4 A5"]
+    state = GAME.new_game(PLAYERS[:2], seed=1, options={
+        "island": island, "starts": ["Sn", "S4"], "coins": ["A5:suit", "A4:value", "A3:suit"]})
+    for player, move in (("ann", "n"), ("bob", "2"), ("ann", "1,1>3,3")):
+        state = GAME.apply(state, player, move)
+    root = parse(GAME.view(state))
+    assert len(with_class(root, "moved-to")) == len(with_class(root, "moved-from")) == 1
+    state = GAME.apply(state, "bob", "black down, black down")   # the turn ends: A5 sinks
+    root = parse(GAME.view(state))
+    assert sorted(by_player(root, "trail")) == ["bob"] and with_class(root, "moved-to") == []
+    assert [e.get("data-pos") for e in with_class(root, "last-sunk")] == ["5,1"]
+
+
+# ---------------------------------------------------------------------------- phone size
+
+
+def test_text_stays_readable_at_phone_width():
+    # Shown about 400 px wide on a phone: 16 units here are 11 px there. Only the WINNER tab
+    # and the coordinates (at least 13) are smaller.
+    reveal = {"turn": 3, "faces": {"ann": "n", "bob": "3", "cid": "3", "dee": "5"},
+              "cancelled": ["bob", "cid"], "order": ["ann", "dee"], "timed_out": []}
+    for view in (hand_view(), hand_view(phase="act", reveal=reveal, actor="dee", steps_left=4),
+                 hand_view(outcome={"winners": ["cid"], "reason": "", "draw": False})):
+        root = parse(view)
+        for e in root.iter(f"{NS}text"):
+            size = float(e.get("font-size"))
+            kind = e.get("class") or ""
+            floor = 13 if kind == "flag" else 13 if kind.startswith("coord") else 16
+            assert size >= floor, (kind, "".join(e.itertext()), size)
+
+
+def bottom(e: ET.Element) -> float:
+    if e.tag == f"{NS}text":
+        return float(e.get("y")) + 0.25 * float(e.get("font-size"))
+    return float(e.get("y", 0)) + float(e.get("height", 0))
+
+
+def top(e: ET.Element) -> float:
+    if e.tag == f"{NS}text":
+        return float(e.get("y")) - 0.75 * float(e.get("font-size"))
+    return float(e.get("y", 0))
+
+
+def test_the_fourth_players_row_stays_clear_of_the_coin_line():
+    reveal = {"turn": 1, "faces": {"ann": "n", "bob": "3", "cid": "3", "dee": "5"},
+              "cancelled": ["bob", "cid"], "order": ["ann", "dee"], "timed_out": []}
+    for view in (hand_view(viewer="dee"),
+                 hand_view(phase="act", reveal=reveal, actor="dee", steps_left=4)):
+        root = parse(view)
+        row = by_player(root, "player")["dee"]
+        coin_line, = with_class(root, "coin-line")
+        drawn = [e for e in row.iter() if e.get("y") is not None]
+        assert max(map(bottom, drawn)) + 6 <= min(
+            top(e) for e in coin_line.iter() if e.get("y") is not None)
 
 
 # ---------------------------------------------------------------------------- real games
