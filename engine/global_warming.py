@@ -37,6 +37,10 @@ State (`state["data"]`), hidden parts marked *:
     timed_out        players who let this turn's commit deadline pass
     reveal           the latest reveal: {turn, faces, cancelled, order, timed_out}
     actor, steps_left  who acts now in the act phase, and their remaining steps
+
+Public log events with positions (the board image marks the latest action from them):
+    tile_move  src, dst: [x, y]     steps  paths: {player: [[x, y], ...]} from start to end
+    sink       tile, pos: [x, y]    reveal faces, cancelled, order, timed_out
 """
 
 from __future__ import annotations
@@ -143,6 +147,10 @@ class Commit:
 
     face: str
 
+    def __post_init__(self):
+        if self.face not in VALUES:
+            raise InvalidAction(f"{self.face!r} is not a die face (n, a, 2, 3, 4 or 5).")
+
     def __str__(self) -> str:
         return self.face
 
@@ -153,6 +161,12 @@ class TileMove:
 
     src: tuple[int, int]
     dst: tuple[int, int]
+
+    def __post_init__(self):
+        for p in (self.src, self.dst):
+            if not (isinstance(p, tuple) and len(p) == 2
+                    and all(type(c) is int for c in p)):  # bool is an int; not a coordinate
+                raise InvalidAction(f"{p!r} is not a position such as 2,3.")
 
     def __str__(self) -> str:
         return f"{_pos(self.src)}>{_pos(self.dst)}"
@@ -173,6 +187,10 @@ class Step:
     colour: str
     direction: str
 
+    def __post_init__(self):
+        if self.colour not in COLOURS or self.direction not in DIRECTIONS:
+            raise InvalidAction(f"{self.colour} {self.direction} is not a step such as `red up`.")
+
     def __str__(self) -> str:
         return f"{self.colour} {self.direction}"
 
@@ -182,6 +200,10 @@ class Steps:
     """Several steps given at once, applied in order (all or nothing)."""
 
     steps: tuple[Step, ...]
+
+    def __post_init__(self):
+        if not self.steps or not all(isinstance(step, Step) for step in self.steps):
+            raise InvalidAction("Give at least one step, such as `red up`.")
 
     def __str__(self) -> str:
         return ", ".join(str(step) for step in self.steps)
@@ -720,8 +742,9 @@ class GlobalWarming(Game):
         left = d["steps_left"]
         example = _example_step(d, player)
         if left == STEP_COUNT[face]:
-            return Prompt(player, "public", f"Make {_steps(left)} with any pawns, one by one or "
-                                            f"all at once (e.g. {example}).")
+            how = ", one by one or all at once" if left > 1 else ""
+            return Prompt(player, "public", f"Make {_steps(left)} with any pawns{how} "
+                                            f"(e.g. {example}).")
         return Prompt(player, "public", f"{_steps(left)} left (e.g. {example}).")
 
     @staticmethod

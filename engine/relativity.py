@@ -445,6 +445,9 @@ class Relativity(Game):
             "coins": {cell: data["coins"][i] for i, cell in enumerate(CELLS)},
             "layout": coins_to_layout(data["coins"]),
             "last_swap": list(data["last_swap"]) if data["last_swap"] else None,
+            # The swap was made by the role that is not to move now.
+            "last_swap_role": (("time" if data["turn"] == "space" else "space")
+                               if data["last_swap"] else None),
             "trophies": {r: dict(data["trophies"][r]) for r in ROUNDS},
             "trophy_counts": self._trophy_counts(state),
             "set_aside": set_aside,

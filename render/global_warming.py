@@ -23,8 +23,8 @@ from .svg import circle, document, element, fit, group, num, rect, text
 
 WIDTH, HEIGHT = 600, 500
 HEADER = 44
-SUNK_TOP = HEIGHT - 60  # the band of sunk tiles
-ISLAND_BOX = (30, HEADER + 8, 334, 364)  # x, y, width, height of the tiles' area
+SUNK_TOP = HEIGHT - 66  # the band of sunk tiles
+ISLAND_BOX = (30, HEADER + 8, 334, 356)  # x, y, width, height of the tiles' area
 MAX_CELL = 64
 SIDE_X = 376  # left edge of the players' column
 SIDE_W = WIDTH - 8 - SIDE_X
@@ -286,7 +286,7 @@ def _player_row(view: dict, player: str, name: str, y: float, defs: pp.Defs) -> 
                              x2=float(SIDE_X + 34), y2=float(y + h / 2 - 14), stroke=CANCEL,
                              stroke_width=4, stroke_linecap="round", class_="drowned"))
     die = _die(view, player, SIDE_X + SIDE_W - 22, y + 19, defs)
-    room = 11 if die else 15
+    room = 11 if die or winner else 15  # leave room for the die or the WINNER tab
     if player == view.get("viewer"):
         name = fit(name, room - 6) + " (you)"
     parts.append(text(SIDE_X + 44, y + 17, fit(name, room), 17, bold=True, anchor="start",
@@ -400,7 +400,7 @@ def _sunk(view: dict, defs: pp.Defs) -> str:
     else:
         rows = 2
         per_row = -(-len(sunk) // 2)
-        size = int(min(band / 2 - 4, room / per_row - gap))
+        size = int(min((band - gap) / 2 - 2, room / per_row - gap))
     row_top = SUNK_TOP + (band - rows * size - (rows - 1) * gap) / 2
     for index, tile in enumerate(sunk):
         row, col = divmod(index, per_row)

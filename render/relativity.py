@@ -107,7 +107,9 @@ def _board(view: dict, theme: dict, defs: pp.Defs) -> str:
                           class_="coord"))
     parts.append(_molecules(view))
     swap = view.get("last_swap")
-    link_under, link_over = _swap_link(*swap) if swap else ("", "")
+    # Only Space's power wraps; a Time swap such as a1#f1 is a plain bar across the board.
+    link_under, link_over = (_swap_link(*swap, space=view.get("last_swap_role") != "time")
+                             if swap else ("", ""))
     parts.append(link_under)
     for cell, value in sorted(view["coins"].items()):
         x, y = cell_centre(cell)
@@ -122,13 +124,13 @@ def _board(view: dict, theme: dict, defs: pp.Defs) -> str:
     return group("".join(parts), class_="board")
 
 
-def _swap_link(first: str, second: str) -> tuple[str, str]:
+def _swap_link(first: str, second: str, space: bool = True) -> tuple[str, str]:
     """What joins the two swapped cells: (drawn under the coins, drawn over them). Usually a bar
     under the coins; a Space swap across the wrapped edge instead gets a point on each ring,
     aimed at the edge it wrapped over."""
     (x1, y1), (x2, y2) = cell_centre(first), cell_centre(second)
     dx, dy = round((x2 - x1) / CELL), round((y2 - y1) / CELL)
-    if abs(dx) <= 1 and abs(dy) <= 1 or not _wraps(dx, dy):
+    if abs(dx) <= 1 and abs(dy) <= 1 or not space or not _wraps(dx, dy):
         return line(x1, y1, x2, y2, stroke=SWAP, stroke_width=7, stroke_linecap="round",
                     class_="swap-link"), ""
     ux = -_sign(dx) if abs(dx) > 1 else _sign(dx)

@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from engine import GameError, IllegalAction, InvalidAction, NotYourTurn, freeze, thaw
+from engine import global_warming as gw
 from engine.global_warming import RULES, Commit, Pass, Step, Steps, TileMove
 from engine.piecepack import VALUES
 
@@ -717,8 +718,7 @@ def test_step_prompts_count_down_with_a_possible_example_of_ones_own_pawn():
     state = GAME.apply(state, "ann", "black left")
     assert GAME.prompt(state, "ann").text == "1 step left (e.g. red down)."
     state = GAME.apply(state, "ann", "black down")
-    assert GAME.prompt(state, "bob").text == (
-        "Make 1 step with any pawns, one by one or all at once (e.g. black up).")
+    assert GAME.prompt(state, "bob").text == "Make 1 step with any pawns (e.g. black up)."
 
 
 def test_the_null_prompt_gives_a_possible_tile_move():
@@ -755,3 +755,14 @@ def test_rules_lines_are_not_hard_wrapped():
     # Discord keeps line breaks: each paragraph, numbered step or bullet is one line.
     for line in RULES.splitlines():
         assert not line or line.rstrip()[-1] in ".:)*", line
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gw.Commit("7"), lambda: gw.Commit("x"), lambda: gw.Steps(()),
+    lambda: gw.Step("red", "sideways"), lambda: gw.Step("purple", "up"),
+    lambda: gw.TileMove((1, 2), (True, 3)), lambda: gw.TileMove([1, 2], (3, 3)),
+])
+def test_malformed_action_values_are_refused_when_made(make):
+    # apply() takes action objects as well as text: a bad value must not reach a state.
+    with pytest.raises(InvalidAction):
+        make()

@@ -193,6 +193,7 @@ def test_space_may_swap_a_neighbour_of_the_same_value():
     after = play(before, "a4#f4")
     assert GAME.view(after)["coins"] == GAME.view(before)["coins"]
     assert GAME.view(after)["last_swap"] == ["a4", "f4"] and GAME.to_act(after) == (BOB,)
+    assert GAME.view(after)["last_swap_role"] == "space" and GAME.view(before)["last_swap_role"] is None
 
 
 # --------------------------------------------------------------------------- Time

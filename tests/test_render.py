@@ -137,6 +137,14 @@ def test_a_swap_across_the_wrapped_edge_points_off_the_board_instead_of_across_i
     assert min(tips) < coins["a1"]  # the a1 pointer reaches past a1's left edge
 
 
+def test_a_time_swap_between_the_edges_is_a_plain_bar_not_a_wrap():
+    # Time swaps by value anywhere, so a1#f1 by Time went straight across, not over the edge.
+    view = hand_view(last_swap=["a1", "f1"])
+    view["last_swap_role"] = "time"
+    links = with_class(parse(render.render_svg(view)), "swap-link")
+    assert [e.tag for e in links] == [f"{NS}line"]
+
+
 def test_no_swap_no_highlight():
     root = parse(render.render_svg(hand_view(last_swap=None)))
     assert with_class(root, "last-swap") == [] and with_class(root, "swap-link") == []
