@@ -13,7 +13,7 @@ from typing import Callable
 import discord
 from discord.ext import commands
 
-from . import ui
+from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller
 from .components import DYNAMIC_ITEMS
 from .delivery import Delivery
@@ -81,8 +81,7 @@ class PiecepackBot(commands.Bot):
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
-        ui.adapter_for("relativity")  # import the game adapters, which register their components
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)   # bot.ui's adapters have registered theirs
         if self.sync_on_start:
             await self.sync_commands_if_changed()
         if self.background:
@@ -121,8 +120,11 @@ class PiecepackBot(commands.Bot):
     # ---- slash command publishing ----------------------------------------------------------
 
     def commands_hash(self) -> str:
+        """What was published, and where: another API base (a proxy, a test Discord) may not
+        have the commands yet."""
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
-        text = json.dumps({"application": self.application_id, "commands": payload}, sort_keys=True)
+        text = json.dumps({"application": self.application_id, "api_base": self.settings.api_base,
+                           "commands": payload}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> bool:

@@ -22,7 +22,7 @@ import engine
 from . import texts, ui
 from .components import build_view
 from . import delivery
-from .flow import UserError, parse_options
+from .flow import StaleControls, UserError, parse_options
 from .storage import Conflict
 from .settings import DEADLINES
 
@@ -87,9 +87,11 @@ class Controller(commands.Cog):
             await self._safe_say(interaction, APOLOGY)
 
     async def _safe_say(self, interaction, text):
+        # Whatever fails here is not worth more than a plain line: the error (a failed request
+        # holding our answer, which may show a player's choice) must not reach the log.
         try:
             await self.say(interaction, text)
-        except discord.HTTPException:
+        except Exception:
             log.warning("could not answer interaction %s", interaction.id)
 
     async def board_files(self, *views: dict, names: dict) -> list[discord.File]:
@@ -171,11 +173,9 @@ class Controller(commands.Cog):
             await interaction.response.defer()
             # One lobby change at a time in this process: two Start presses must not open two
             # threads (the version check would refuse the second start, but after its thread).
-            lock = self.lobby_locks.setdefault(game_id, asyncio.Lock())
-            async with lock:
+            # A lock per lobby, kept: dropping it while others wait would let a third run alone.
+            async with self.lobby_locks.setdefault(game_id, asyncio.Lock()):
                 row = await self._lobby_change(interaction, game_id, op)
-            if not lock.locked():
-                self.lobby_locks.pop(game_id, None)
             try:
                 await interaction.edit_original_response(
                     content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
@@ -242,16 +242,10 @@ class Controller(commands.Cog):
 
     async def _legal_choices(self, interaction: discord.Interaction, current: str):
         row = await self.resolve(interaction, getattr(interaction.namespace, "game", None))
-        if row.status != "active" or not row.seat_of(interaction.user.id):
-            return []
         game = self.flow.game_of(row)
         state = self.flow.state_of(row)
-        player = str(interaction.user.id)
-        adapter = ui.adapter_for(row.game)
-        fitting = [text for text in map(str, game.legal_actions(state, player))
-                   if len(text) <= 100 and adapter.matches(text, current)][:25]
-        labels = adapter.action_labels(game, state, player, fitting)
-        return [app_commands.Choice(name=label[:100], value=text) for text, label in zip(fitting, labels)]
+        suggested = ui.adapter_for(row.game).suggestions(game, state, str(interaction.user.id), current)
+        return [app_commands.Choice(name=label[:100], value=value) for value, label in suggested]
 
     async def action_chosen(self, interaction: discord.Interaction, game_id: int, action: str,
                             stamp: str | None, edit: bool = False) -> None:
@@ -263,10 +257,25 @@ class Controller(commands.Cog):
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             done = await self.flow.act(game_id, interaction.user.id, "move", action, stamp=stamp)
-            if edit:
-                await interaction.edit_original_response(content=done.message, view=None)
+            if edit:   # the menus' message: its board image is out of date too
+                await interaction.edit_original_response(content=done.message, view=None, attachments=[])
             else:
                 await interaction.followup.send(done.message, ephemeral=True)
+
+    async def secret_chosen(self, interaction: discord.Interaction, game_id: int, round_: int,
+                            action: str, stamp: str) -> None:
+        """A secret choice's button of round `round_` was pressed (in a DM, or ephemeral). An
+        earlier round's button is answered with the current controls."""
+        async with self.answering(interaction, game_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                done = await self.flow.act(game_id, interaction.user.id, "move", action,
+                                           stamp=stamp, round_=round_)
+            except StaleControls as exc:
+                row, game, state, player = await self.acting_player(interaction, game_id)
+                await self.send_controls(interaction, row, game, state, player, header=str(exc))
+                return
+            await interaction.followup.send(done.message, ephemeral=True)
 
     async def adapter_step(self, interaction: discord.Interaction, game_id: int, stamp: str, step,
                            *, new_message: bool = False) -> None:
@@ -304,12 +313,17 @@ class Controller(commands.Cog):
         async with self.answering(interaction, game_id):
             row, game, state, player = await self.acting_player(interaction, game_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            prompt = game.prompt(state, player)
-            specs, note = ui.adapter_for(row.game).player_controls(row.id, game, state, player)
-            files = await self.board_files(game.view(state, player), names=row.names)
-            text = f"**{texts.game_label(game.title, row.id)}**: {texts.with_names(prompt.text, row.names)}{note}"
-            await interaction.followup.send(texts.clip(text), files=files,
-                                            view=build_view(specs) or discord.utils.MISSING, ephemeral=True)
+            await self.send_controls(interaction, row, game, state, player)
+
+    async def send_controls(self, interaction, row, game, state, player: str, header: str = "") -> None:
+        """The player's prompt, own board and controls as an ephemeral follow-up."""
+        prompt = game.prompt(state, player)
+        specs, note = ui.adapter_for(row.game).player_controls(row.id, game, state, player, row.names)
+        files = await self.board_files(game.view(state, player), names=row.names)
+        text = (f"{header}\n" if header else "") + \
+            f"**{texts.game_label(game.title, row.id)}**: {texts.with_names(prompt.text, row.names)}{note}"
+        await interaction.followup.send(texts.clip(text), files=files,
+                                        view=build_view(specs) or discord.utils.MISSING, ephemeral=True)
 
     # ---- looking ---------------------------------------------------------------------------
 
@@ -319,7 +333,7 @@ class Controller(commands.Cog):
     async def board(self, interaction: discord.Interaction, game: Optional[int] = None):
         async with self.answering(interaction, game):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            row = await self.resolve(interaction, game, any_status=True)
+            row = await self.resolve(interaction, game, require_running=False, require_seat=False)
             if row.status in ("lobby", "cancelled") or row.state is None:
                 raise UserError(f"Game #{row.id} has no board (it {'has not started' if row.status == 'lobby' else 'was cancelled'}).")
             g = self.flow.game_of(row)
@@ -343,7 +357,8 @@ class Controller(commands.Cog):
                     lines.append("The second image is your own view: only you see it.")
                 prompt = g.prompt(state, player)
                 if prompt is not None:
-                    lines.append(f"Your turn: {texts.with_names(prompt.text, names)}")
+                    text = texts.with_names(prompt.text, names)
+                    lines.append(f"Your turn: {text}" if player in g.awaited(state) else text)
             files = await self.board_files(*views, names=names)
             await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
 
@@ -392,6 +407,21 @@ class Controller(commands.Cog):
                    game: Optional[int] = None):
         await self._simple(interaction, game, action)
 
+    async def draw_pressed(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        """Accept or Decline under a draw offer: for the players it waits on."""
+        async with self.answering(interaction, game_id):
+            row = await self.flow.get_running(game_id)
+            self.flow.check_seated(row, interaction.user.id)
+            offer = self.flow.game_of(row).view(self.flow.state_of(row), None)["draw_offer"]
+            if offer is None:
+                raise UserError("No draw offer is standing now.")
+            if str(interaction.user.id) in offer["accepted"]:
+                raise UserError("You have agreed to this draw already; it waits on the others."
+                                + (" To withdraw your offer, use `/draw decline`." if op == "decline" else ""))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            done = await self.flow.act(game_id, interaction.user.id, op)
+            await interaction.followup.send(done.message, ephemeral=True)
+
     async def _simple(self, interaction, game_id, op):
         async with self.answering(interaction, game_id):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -405,7 +435,7 @@ class Controller(commands.Cog):
     async def abort(self, interaction: discord.Interaction, game: Optional[int] = None):
         async with self.answering(interaction, game):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            row = await self.resolve(interaction, game, any_status=True, seated=False)
+            row = await self.resolve(interaction, game, require_running=False, require_seat=False)
             row = await self.flow.abort(row.id, interaction.user.id, is_moderator(interaction))
             await interaction.followup.send(
                 f"Game #{row.id} was {'aborted' if row.thread_id else 'cancelled'}.", ephemeral=True)
@@ -445,13 +475,15 @@ class Controller(commands.Cog):
         return choices[:25]
 
     async def resolve(self, interaction: discord.Interaction, game_id: int | None, *,
-                      any_status: bool = False, seated: bool = True):
+                      require_running: bool = True, require_seat: bool = True):
+        """The game the command is about (see GameFlow.resolve), checked to be running and to
+        seat the caller unless told otherwise."""
         row = await self.flow.resolve(interaction.user.id, interaction.guild_id,
                                       interaction.channel_id, game_id)
-        if not any_status and row.status != "active":
-            raise UserError(f"Game #{row.id} is not running.")
-        if seated and not any_status and not row.seat_of(interaction.user.id):
-            raise UserError(texts.between(row.names))
+        if require_running:
+            self.flow.check_running(row)
+        if require_seat:
+            self.flow.check_seated(row, interaction.user.id)
         return row
 
 

@@ -3,6 +3,9 @@
 to the bot's controller (bot.commands.Controller).
 
 Control specs (plain lists, see bot.ui) are turned into components by `build_view`.
+
+A component's label, action and custom_id may show a player's secret choice, and discord.py
+puts an item's repr in its log when a callback fails: our items' reprs show the game id only.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ def builds(kind: str):
     def register(cls):
         BUILDERS[kind] = cls.from_spec
         DYNAMIC_ITEMS.append(cls)
+        cls.__item_repr_attributes__ = ("game_id",)
         return cls
     return register
 
@@ -90,6 +94,33 @@ class ActButton(DynamicItem[Button], template=r"pp:act:(?P<gid>\d+):(?P<stamp>[0
         await controller(interaction).action_chosen(interaction, self.game_id, self.action, self.stamp)
 
 
+@builds("sec")
+class SecretButton(DynamicItem[Button],
+                   template=r"pp:sec:(?P<gid>\d+):(?P<round>\d+):(?P<stamp>[0-9a-f]{8}):(?P<action>.+)"):
+    """A secret choice of the presser in one round (a turn) of a secret phase; the current
+    choice is highlighted."""
+
+    def __init__(self, game_id: int, round_: int, stamp: str, action: str, label: str | None = None,
+                 chosen: bool = False):
+        style = discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary
+        super().__init__(Button(label=(label or action)[:80], style=style,
+                                custom_id=f"pp:sec:{game_id}:{round_}:{stamp}:{action}"))
+        self.game_id, self.round, self.stamp, self.action = game_id, round_, stamp, action
+
+    @classmethod
+    def from_spec(cls, game_id, round_, stamp, action, label=None, chosen=False):
+        return cls(int(game_id), int(round_), stamp, action, label, chosen)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), int(match["round"]), match["stamp"], match["action"],
+                   getattr(item, "label", None))
+
+    async def callback(self, interaction):
+        await controller(interaction).secret_chosen(interaction, self.game_id, self.round,
+                                                    self.action, self.stamp)
+
+
 @builds("pick")
 class PickSelect(DynamicItem[Select], template=r"pp:pick:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<n>\d+)"):
     """A menu of the presser's actions (one of up to five pages of 25)."""
@@ -137,3 +168,28 @@ class MineButton(DynamicItem[Button], template=r"pp:mine:(?P<gid>\d+)"):
 
     async def callback(self, interaction):
         await controller(interaction).open_controls(interaction, self.game_id)
+
+
+_DRAW = {"accept": ("Accept the draw", discord.ButtonStyle.success),
+         "decline": ("Decline", discord.ButtonStyle.secondary)}
+
+
+@builds("draw")
+class DrawButton(DynamicItem[Button], template=r"pp:draw:(?P<gid>\d+):(?P<op>accept|decline)"):
+    """An answer to a standing draw offer."""
+
+    def __init__(self, game_id: int, op: str):
+        label, style = _DRAW[op]
+        super().__init__(Button(label=label, style=style, custom_id=f"pp:draw:{game_id}:{op}"))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    def from_spec(cls, game_id, op):
+        return cls(int(game_id), op)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction):
+        await controller(interaction).draw_pressed(interaction, self.game_id, self.op)

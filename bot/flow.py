@@ -8,9 +8,13 @@ error between the two loses nothing.
 
 What is said where:
 - the game's thread gets the public view only (board image, new public log lines, who is to act);
-- a player asked for a secret or private decision gets a DM with their own view and controls;
-- during a secret phase a commit only updates the thread's "2 of 4 chosen" line (who, never what);
-  the reveal is the first public change after the last commit, posted as one message.
+  the newest board post holds the controls (older ones lose theirs). A player who goes on with
+  the same action (several steps) gets that post edited rather than a new one and a new ping;
+- a player asked for a secret or private decision gets a DM with their own view and controls
+  (unless their DMs are known to be closed: the thread then says to use the button instead);
+- during a secret phase a commit only edits the turn post's "2 of 4 chosen" line (who, never
+  what); the reveal is the first public change after the last commit, posted as one message;
+- a draw offer, and its answers, are short text posts (the offer with Accept and Decline).
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable, Mapping
 
 import engine
-from engine import GameError
+from engine import Game, GameError
 
 from . import texts, ui
 from .settings import DEADLINES
-from .storage import Conflict, Event, GameRow, Notice, Seat, Store, Timer
+from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +40,17 @@ REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 
 
+# The actions every game has besides moves: event kind -> the engine's call.
+GENERIC_OPS = {"resign": Game.resign, "offer": Game.offer_draw, "accept": Game.accept_draw,
+               "decline": Game.decline_draw}
+
+
 class UserError(Exception):
     """Something the user did that we refuse; the message is for them, nothing has changed."""
+
+
+class StaleControls(UserError):
+    """A player used controls of an earlier phase; they are shown the current ones."""
 
 
 @dataclass
@@ -79,6 +92,25 @@ def public_part(view: Mapping) -> dict:
     return {k: v for k, v in view.items() if k not in VOLATILE_VIEW_KEYS}
 
 
+CLOSED = "*(Closed: this choice is over; see the thread.)*"
+REPLACED = "*(Replaced by the newer message below.)*"
+
+
+def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
+    """A notice that takes the controls off the message `item` became, if it had live ones
+    (and with `note`, says why under its text)."""
+    if item is None or item.failed or not item.payload.get("controls"):
+        return []
+    payload: dict = {"controls": []}
+    if note and item.payload.get("content"):
+        payload["content"] = texts.clip(f"{item.payload['content']}\n{note}")
+    return [Notice(item.target_kind, item.target_id, payload, tag=item.tag, edit_of=item.id)]
+
+
+def compose(head: str, tail: list[str]) -> str:
+    return texts.clip("\n".join(line for line in [head, *tail] if line))
+
+
 class GameFlow:
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
                  default_deadline: str = "none", seed_source: Callable[[], int] | None = None):
@@ -106,11 +138,18 @@ class GameFlow:
 
     async def get_running(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
+        self.check_running(row)
+        return row
+
+    def check_running(self, row: GameRow) -> None:
         if row.status == "lobby":
             raise UserError(f"Game #{row.id} has not started yet.")
+        if row.status == "cancelled":
+            raise UserError(f"Game #{row.id} was {'aborted' if row.state else 'cancelled'}.")
         if row.status != "active":
-            raise UserError(f"Game #{row.id} is over.")
-        return row
+            game = self.game_of(row)
+            raise UserError(f"Game #{row.id} is over. "
+                            + self.result_line(game, self.state_of(row), row.names))
 
     def waits_on(self, row: GameRow, user_id: int) -> bool:
         if row.status != "active":
@@ -121,9 +160,12 @@ class GameFlow:
     async def resolve(self, user_id: int, guild_id: int | None, channel_id: int | None,
                       game_id: int | None) -> GameRow:
         """The game a command means: the `game:` option, else the thread it is used in, else the
-        caller's only game waiting on them (or only running game)."""
+        caller's only game waiting on them (or only running game). In DMs (no server) only the
+        caller's own games can be named."""
         if game_id is not None:
             row = await self.get(game_id)
+            if guild_id is None and not row.seat_of(user_id):
+                raise UserError(f"There is no game #{game_id}.")   # nor a hint that it exists
             if guild_id is not None and row.guild_id != guild_id:
                 raise UserError(f"Game #{game_id} is in another server.")
             return row
@@ -181,9 +223,9 @@ class GameFlow:
                  f"hosted by **{texts.display(names[str(row.host_id)])}**."]
         lines.append(f"Seated ({len(row.seats)}/{game.max_players}): "
                      f"{texts.name_list(row.player_ids, names)}.")
-        deadline = (f"{texts.duration(row.deadline_seconds)} per move" if row.deadline_seconds
-                    else "none")
-        lines.append(f"Deadline: {deadline}.")
+        scope = ui.adapter_for(row.game).deadline_scope
+        lines.append(f"Deadline: {texts.duration(row.deadline_seconds)} for each {scope}."
+                     if row.deadline_seconds else "Deadline: none.")
         if row.options:
             lines.append("Options: `" + json.dumps(row.options)[:300] + "`")
         if row.status == "lobby":
@@ -201,11 +243,14 @@ class GameFlow:
             lines.append(f"The game is over; see <#{row.thread_id}>." if row.thread_id else "The game is over.")
         return "\n".join(lines)
 
-    @staticmethod
-    def lobby_controls(row: GameRow) -> list[list]:
+    def lobby_controls(self, row: GameRow) -> list[list]:
         if row.status != "lobby":
             return []
-        return [["lobby", row.id, op] for op in ("join", "leave", "start", "cancel")]
+        game = self.game_of(row)
+        # A game with a fixed number of seats starts by itself when they are all taken.
+        ops = ("join", "leave", "cancel") if game.min_players == game.max_players \
+            else ("join", "leave", "start", "cancel")
+        return [["lobby", row.id, op] for op in ops]
 
     async def lobby(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
@@ -275,11 +320,13 @@ class GameFlow:
         thread_id = await create_thread(row, thread_name[:100])
         row.thread_id = thread_id
         now = self.clock()
+        scope = ui.adapter_for(row.game).deadline_scope
         intro = (f"**{title}** begins: {texts.name_list(row.player_ids, names)}. "
-                 + (f"Each move has {texts.duration(row.deadline_seconds)}."
+                 + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
-        plan = self._plan(row, game, None, state, actor=None, kind="start", now=now, prefix=intro)
+        plan = self._plan(row, game, None, state, actor=None, kind="start", now=now, prefix=intro,
+                          posts={})
         start_detail = json.dumps({"players": row.player_ids, "seed": seed, "options": row.options})
         try:
             await self.store.commit(
@@ -298,39 +345,30 @@ class GameFlow:
         if not row.seat_of(user_id):
             raise UserError(texts.between(row.names))
 
-    async def act(self, game_id: int, user_id: int, op: str, text: str | None = None,
-                  stamp: str | None = None) -> Done:
-        """Apply `op` (move, resign, offer, accept, decline) for a seated player."""
+    async def act(self, game_id: int, user_id: int, op: str, text: str | None = None, *,
+                  stamp: str | None = None, round_: int | None = None) -> Done:
+        """Apply `op` (move, or one of GENERIC_OPS) for a seated player. `stamp` (and `round_`,
+        for a secret phase's button) say which controls the move came from."""
         player = str(user_id)
-        for attempt in range(5):
+        for _ in range(5):
             row = await self.get_running(game_id)
             self.check_seated(row, user_id)
             game = self.game_of(row)
             state = self.state_of(row)
-            names = row.names
             before = game.prompt(state, player)
-            if stamp is not None and player in game.to_act(state) \
-                    and stamp != ui.stamp(game, state, player):
-                raise UserError("Those controls are out of date: the game has moved on. "
-                                "Use the latest ones, or `/move`.")
-            detail = ""
+            self.check_controls(row, game, state, player, stamp, round_)
             try:
                 if op == "move":
-                    new = game.apply(state, player, text)
-                    detail = str(game.parse_action(state, player, text))
-                elif op == "resign":
-                    new = game.resign(state, player)
-                elif op == "offer":
-                    new = game.offer_draw(state, player)
-                elif op == "accept":
-                    new = game.accept_draw(state, player)
-                elif op == "decline":
-                    new = game.decline_draw(state, player)
+                    # Parsed once; a player who is not to act is refused before any parsing.
+                    action = game.parse_action(state, player, text) \
+                        if player in game.to_act(state) else text
+                    new = game.apply(state, player, action)
+                    detail = str(action)
                 else:
-                    raise ValueError(f"unknown op {op!r}")
+                    new, detail = GENERIC_OPS[op](game, state, player), ""
             except GameError as exc:
-                raise UserError(texts.with_names(str(exc), names)) from None
-            secret = before is not None and before.kind == "secret" and op == "move"
+                raise UserError(texts.with_names(str(exc), row.names)) from None
+            secret = op == "move" and before is not None and before.kind == "secret"
             try:
                 await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail)
             except Conflict:
@@ -338,21 +376,41 @@ class GameFlow:
                 if secret:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
-            return Done(self._confirmation(row, game, new, player, op, detail, secret), row, new)
+            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new)
         raise UserError("The game is busy; please try again.")
 
-    def _confirmation(self, row, game, new, player, op, detail, secret) -> str:
+    @staticmethod
+    def check_controls(row: GameRow, game, state, player: str, stamp: str | None,
+                       round_: int | None) -> None:
+        """Refuse a move made with controls built for another moment of the game."""
+        if stamp is None:
+            return
+        current = ui.stamp(game, state, player)
+        if round_ is not None:
+            prompt = game.prompt(state, player)
+            if prompt is None or prompt.kind != "secret":
+                raise UserError(f"The choices of turn {round_} are revealed already; see the thread.")
+            if stamp != current:
+                now = ui.adapter_for(row.game).secret_round(game, state)
+                raise StaleControls(f"Those buttons were for turn {round_}; here are the ones for turn {now}."
+                                    if now != round_ else "Those buttons are out of date; here are the current ones.")
+        elif player in game.to_act(state) and stamp != current:
+            raise UserError("Those controls are out of date: the game has moved on. "
+                            "Use the latest ones, or `/move`.")
+
+    def _confirmation(self, row, game, old, new, player, op, detail, secret) -> str:
         adapter = ui.adapter_for(row.game)
         if op == "move":
-            said = adapter.describe_action(game, new, player, detail)
+            said = adapter.describe_action(game, old, player, detail)
             if not secret:
                 return f"✅ Played {said}."
-            if player in game.awaited(new) or player not in game.to_act(new) \
-                    or game.prompt(new, player).kind != "secret" or game.outcome(new) is not None:
+            round_ = adapter.secret_round(game, old)
+            choice = f"🔒 Your choice{'' if round_ is None else f' for turn {round_}'}: {said}."
+            prompt = game.prompt(new, player)
+            if player in game.awaited(new) or prompt is None or prompt.kind != "secret":
                 # the phase is over (this was the last choice): the reveal is in the thread
-                return f"🔒 Your choice: {said}. Everyone has chosen: see the reveal in the thread."
-            return (f"🔒 Your choice: {said}. Nobody else sees it; you may change it until "
-                    "everyone has chosen.")
+                return f"{choice} Everyone has chosen: see the reveal in the thread."
+            return f"{choice} Nobody else sees it; you may change it until everyone has chosen."
         return {"resign": "You resigned.", "offer": "You offered a draw.",
                 "accept": "You accepted the draw.", "decline": "You declined the draw."}[op]
 
@@ -365,13 +423,15 @@ class GameFlow:
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator with Manage Messages) can abort a game.")
         name = row.names.get(str(user_id), "a moderator")
-        notice = Notice("channel", row.thread_id or row.channel_id,
-                        {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
-                                    "it ends without a result."})
+        posts = await self.store.tagged_notices(row.id)
+        notices = [n for item in posts.values() for n in strip(item)]
+        notices.append(Notice("channel", row.thread_id or row.channel_id,
+                              {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
+                                          "it ends without a result."}))
         try:
             await self.store.commit(row.id, row.version, now=self.clock(),
                                     changes={"status": "cancelled"},
-                                    events=[Event("abort", str(user_id))], notices=[notice], timers={})
+                                    events=[Event("abort", str(user_id))], notices=notices, timers={})
         except Conflict:
             raise UserError("The game changed at the same moment; please try again.") from None
         self.on_commit()
@@ -380,7 +440,10 @@ class GameFlow:
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
                             detail: str = "", prefix: str = "") -> None:
         now = self.clock()
-        plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix)
+        # Read before the version-checked commit: if the game moves on meanwhile, it conflicts.
+        posts = await self.store.tagged_notices(row.id)
+        plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
+                          posts=posts)
         await self.store.commit(
             row.id, row.version, now=now,
             changes={"state": game.to_json(new), "status": plan.status},
@@ -395,49 +458,126 @@ class GameFlow:
         notices: list
         timers: dict | None
 
-    def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="") -> "GameFlow.Plan":
+    def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="",
+              posts: Mapping[str, OutboxItem]) -> "GameFlow.Plan":
+        """The notices and timers after a change from `old` to `new` (old is None at the start).
+        `posts` are the game's latest tagged notices: the board post, DMs, the draw offer."""
         names = row.names
         thread = row.thread_id or row.channel_id
+        adapter = ui.adapter_for(row.game)
         new_public = game.view(new, None)
         old_public = game.view(old, None) if old is not None else None
         old_log = len(old_public["log"]) if old_public else 0
         log_lines = [texts.with_names(e["text"], names) for e in new_public["log"][old_log:]]
         finished = game.outcome(new) is not None
+        board_post = posts.get("board")
 
         before = game.prompt(old, actor) if (old is not None and actor) else None
         if (kind == "move" and before is not None and before.kind == "secret"
                 and public_part(old_public) == public_part(new_public)):
-            # A commit inside a secret phase: say who has chosen (only on a first choice).
-            notices = []
-            if actor in game.awaited(old) or log_lines:
+            # A commit inside a secret phase: the turn post's status line says who has chosen
+            # (edited on a first choice only: a change of mind shows nowhere).
+            if actor not in game.awaited(old) and not log_lines:
+                return self.Plan("active", [], None)
+            if board_post is None or log_lines:
                 content = "\n".join(log_lines + [self.secret_status(game, new, names)])
-                notices.append(Notice("channel", thread, {"content": texts.clip(content)}))
+                return self.Plan("active", [Notice("channel", thread, {"content": texts.clip(content)})], None)
+            payload = board_post.payload
+            pinged = set(payload.get("pinged", []))
+            tail = self.turn_lines(row, game, old, new, names, payload.get("deadline_at"), fresh=pinged)
+            # (the same controls again: a repost, when the post is gone, needs them)
+            edit = {"head": payload.get("head", ""), "deadline_at": payload.get("deadline_at"),
+                    "pinged": sorted(pinged), "content": compose(payload.get("head", ""), tail),
+                    "controls": payload.get("controls", []), "repost": True}
+            return self.Plan("active", [Notice(board_post.target_kind, board_post.target_id, edit,
+                                               tag="board", edit_of=board_post.id)], None)
+
+        if kind == "expire" and log_lines:
+            # The engine's lines say who was late and what follows: mark the first, say no more.
+            log_lines[0], prefix = f"⏰ The deadline passed: {log_lines[0]}", ""
+        head_lines = ([prefix] if prefix else []) + log_lines
+        notices: list[Notice] = []
+        if old_public and old_public["draw_offer"] and not new_public["draw_offer"]:
+            notices += strip(posts.get("draw"))
+        if not finished and kind in ("offer", "accept", "decline"):
+            # Draw offers and answers: short posts; the board and the turn stand as they were.
+            notices += self.draw_notices(row, game, new, new_public, actor, kind, head_lines, thread)
             return self.Plan("active", notices, None)
 
-        old_awaited = set(game.awaited(old)) if old is not None else set()
-        lines = ([prefix] if prefix else []) + log_lines
-        notices = []
-        adapter = ui.adapter_for(row.game)
+        live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
+        board = {"view": new_public, "names": names}
         if finished:
-            lines.append(self.result_line(game, new, names))
-            timers: dict = {}
-            controls: list = []
+            notices += strip(board_post)
+            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+            head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines))])
+            notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
+                                                      "board": board}, tag="board"))
+            return self.Plan("finished", notices, {})
+
+        timers = self.timers_for(row, now)
+        deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
+        fresh = {p for p in game.to_act(new) if self.newly_asked(game, old, new, p)}
+        controls = adapter.turn_controls(row.id, game, new, new_public, names)
+        goes_on = (kind == "move" and board_post is not None and game.to_act(new) and not fresh
+                   and all(game.prompt(new, p).kind == "public" for p in game.to_act(new)))
+        if goes_on:
+            # The same player goes on with the same action: their board post follows it.
+            pinged = set(board_post.payload.get("pinged", [])) & set(game.to_act(new))
+            tail = self.turn_lines(row, game, old, new, names, deadline_at, fresh=pinged)
+            head = "\n".join(line for line in [board_post.payload.get("head", ""), *head_lines] if line)
+            notices.append(Notice(board_post.target_kind, board_post.target_id, {
+                "head": head, "deadline_at": deadline_at, "pinged": sorted(pinged),
+                "content": compose(head, tail), "board": board, "controls": controls,
+                "repost": True}, tag="board", edit_of=board_post.id))
         else:
-            timers = self.timers_for(row, now)
-            lines += self.turn_lines(row, game, new, names, now)
-            controls = adapter.turn_controls(row.id, game, new, new_public)
-            for player in game.to_act(new):
-                prompt = game.prompt(new, player)
-                if prompt.kind == "public":
-                    continue
-                if kind in ("move", "expire", "start") or player not in old_awaited:
-                    notices.append(self.private_notice(row, game, new, player, names))
-        post = {"content": texts.clip("\n".join(line for line in lines if line)),
-                "board": {"view": new_public, "names": names}}
-        if controls:
-            post["controls"] = controls
-        notices.insert(0, Notice("channel", thread, post))
-        return self.Plan("finished" if finished else "active", notices, timers)
+            notices += strip(board_post)
+            tail = self.turn_lines(row, game, old, new, names, deadline_at, fresh=fresh)
+            head = "\n".join(head_lines)
+            notices.append(Notice("channel", thread, {
+                "head": head, "deadline_at": deadline_at, "pinged": sorted(fresh),
+                "content": compose(head, tail), "board": board, "controls": controls}, tag="board"))
+
+        for player in game.to_act(new):
+            if game.prompt(new, player).kind == "public" or player not in fresh:
+                continue
+            notices += strip(live_dms.pop(player, None), REPLACED if player not in row.dms_closed else CLOSED)
+            if player not in row.dms_closed:   # else the turn post says to use the button
+                notices.append(self.private_notice(row, game, new, player, names))
+        for player, item in live_dms.items():   # DM controls of a phase that is over
+            prompt = game.prompt(new, player)
+            if prompt is None or prompt.kind == "public":
+                notices += strip(item, CLOSED)
+        return self.Plan("active", notices, timers)
+
+    @staticmethod
+    def newly_asked(game, old, new, player: str) -> bool:
+        """Whether `player` is asked for a new decision (pinged, and sent private controls),
+        rather than still being asked the same (a secret choice while others resign, the
+        further steps of one action)."""
+        if old is None or player not in game.to_act(old):
+            return True
+        was, now = game.prompt(old, player), game.prompt(new, player)
+        if was.kind != now.kind:
+            return True
+        if now.kind == "public":
+            return not ui.adapter_for(game.name).continues(game, old, new, player)
+        return ui.stamp(game, old, player) != ui.stamp(game, new, player)
+
+    def draw_notices(self, row, game, new, view, actor, kind, head_lines, thread) -> list[Notice]:
+        names = row.names
+        offer = view["draw_offer"]
+        answering = [p for p in ui.adapter_for(row.game).players_in(game, view)
+                     if offer and p not in offer["accepted"]]
+        if kind == "offer":
+            lines = head_lines + [" ".join(texts.mention(p) for p in answering)
+                                  + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
+            return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
+                                               "controls": [["draw", row.id, "accept"],
+                                                            ["draw", row.id, "decline"]]}, tag="draw")]
+        if kind == "accept":
+            head_lines = head_lines + [f"🤝 **{texts.display(names.get(actor, actor))}** accepts the "
+                                       f"draw; waiting for {texts.name_list(answering, names)}."]
+        return [Notice("channel", thread, {"content": texts.clip("\n".join(head_lines))})]
 
     def secret_status(self, game, state, names) -> str:
         secret = [p for p in game.to_act(state) if game.prompt(state, p).kind == "secret"]
@@ -447,47 +587,62 @@ class GameFlow:
         chosen = [p for p in secret if p not in waiting]
         text = f"🔒 {len(chosen)} of {len(secret)} chosen"
         if chosen:
-            text += f" ({texts.name_list(chosen, names)})"
+            text += f": {texts.name_list(chosen, names)}"
         if waiting:
             text += f"; waiting for {texts.name_list(waiting, names)}"
         return text + "."
 
-    def turn_lines(self, row, game, state, names, now) -> list[str]:
+    def turn_lines(self, row, game, old, new, names, deadline_at: float | None, *,
+                   fresh: set[str]) -> list[str]:
+        """Who is to do what now; players newly asked are mentioned (pinged), others named."""
+        adapter = ui.adapter_for(row.game)
+
+        def who(player: str) -> str:
+            return texts.mention(player) if player in fresh else \
+                f"**{texts.display(names.get(player, player))}**"
+
         lines = []
         public, secret, private = [], [], []
-        for player in game.to_act(state):
-            prompt = game.prompt(state, player)
-            {"public": public, "secret": secret, "private": private}[prompt.kind].append((player, prompt))
-        for player, prompt in public:
-            lines.append(f"{texts.mention(player)}, your turn. {texts.with_names(prompt.text, names)}")
+        for player in game.to_act(new):
+            {"public": public, "secret": secret, "private": private}[game.prompt(new, player).kind].append(player)
+        for player in public:
+            prompt = adapter.turn_prompt(game, old, new, player)
+            lines.append(f"{who(player)}, your turn. {texts.with_names(prompt, names)}")
         if secret:
-            who = " ".join(texts.mention(p) for p, _ in secret)
-            lines.append(f"{who}: make your secret choice. Your controls are in your DMs "
-                         "(or press **Open my private controls**).")
-            lines.append(self.secret_status(game, state, names))
-        for player, _ in private:
-            lines.append(f"{texts.mention(player)}: your private board is in your DMs.")
-        if row.deadline_seconds:
-            lines.append(f"⏳ Deadline {texts.timestamp(now + row.deadline_seconds)}.")
+            lines.append(f"{' '.join(map(who, secret))}: make your secret choice. Your controls are "
+                         "in your DMs (or press **Open my private controls**).")
+        for player in private:
+            lines.append(f"{who(player)}: your private board is in your DMs.")
+        closed = [p for p in secret + private if p in row.dms_closed]
+        if closed:
+            lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
+                         "**Open my private controls**.")
+        if secret:
+            lines.append(self.secret_status(game, new, names))
+        if deadline_at:
+            lines.append(f"⏳ Deadline {texts.timestamp(deadline_at)}.")
         return lines
 
     @staticmethod
-    def result_line(game, state, names) -> str:
+    def result_line(game, state, names, *, explained: bool = False) -> str:
+        """How the game ended; with `explained`, the log lines just before say why."""
         outcome = game.outcome(state)
-        reason = texts.with_names(outcome.reason, names)
-        scores = game.scores(state)
-        score_text = ", ".join(f"{texts.display(names.get(p, p))} {n}" for p, n in scores.items())
-        if outcome.draw or not outcome.winners:
-            head = f"🏁 The game ends without a winner ({reason})."
+        if outcome.draw:
+            head = "🏁 The game ends in a draw"
+        elif not outcome.winners:
+            head = "🏁 The game ends without a winner"
         else:
-            head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins ({reason})."
-        return head + (f" Score: {score_text}." if any(scores.values()) else "")
+            head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
+        if not explained:
+            head += f" ({texts.with_names(outcome.reason, names)})"
+        standings = ui.adapter_for(game.name).standings(game, state, names)
+        return f"{head}." + (f" {standings}" if standings else "")
 
     def private_notice(self, row: GameRow, game, state, player: str, names, *,
                        reminder: str = "") -> Notice:
         prompt = game.prompt(state, player)
         adapter = ui.adapter_for(row.game)
-        specs, note = adapter.player_controls(row.id, game, state, player)
+        specs, note = adapter.player_controls(row.id, game, state, player, names)
         title = texts.game_label(game.title, row.id)
         where = f" in <#{row.thread_id}>" if row.thread_id else ""
         lines = [reminder] if reminder else []
@@ -498,14 +653,17 @@ class GameFlow:
             "content": texts.clip("\n".join(lines) + note),
             "board": {"view": game.view(state, player), "names": names},
             "controls": specs,
+            # Posted in the thread (once per game: the button serves every later turn) when
+            # Discord refuses the DM.
             "fallback": {
-                "content": f"{texts.mention(player)}, I cannot send you direct messages"
-                           + (f" ({reminder.strip()})" if reminder else "")
-                           + ". Press **Open my private controls** to see your choices here, privately.",
+                "content": (f"{reminder} " if reminder else "")
+                           + f"{texts.mention(player)}, I cannot send you direct messages: press "
+                             "**Open my private controls** to see your choices here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
             },
+            "fallback_once": True,
         }
-        return Notice("user", int(player), payload)
+        return Notice("user", int(player), payload, tag=f"dm:{player}")
 
     def timers_for(self, row: GameRow, now: float) -> dict:
         if row.deadline_seconds:
@@ -523,7 +681,7 @@ class GameFlow:
         if timer.kind == "deadline":
             await self._expire(row)
         elif timer.kind == "reminder":
-            await self._remind(row, timer)
+            await self._remind(row)
         else:
             log.warning("unknown timer %r for game %s", timer.kind, row.id)
             await self.store.set_timer(row.id, row.version, timer.kind, None, [], self.clock())
@@ -533,36 +691,44 @@ class GameFlow:
         state = self.state_of(row)
         late = game.awaited(state)
         new = game.expire(state)
-        names = row.names
-        prefix = f"⏰ The deadline passed; {texts.name_list(list(late), names)} did not act in time."
+        prefix = f"⏰ The deadline passed; {texts.name_list(list(late), row.names)} did not act in time."
         try:
             await self.commit_change(row, game, state, new, actor=None, kind="expire",
                                      detail=",".join(late), prefix=prefix)
         except Conflict:
             pass  # a move arrived first; it set new timers
 
-    async def _remind(self, row: GameRow, timer: Timer) -> None:
+    async def _remind(self, row: GameRow) -> None:
         game = self.game_of(row)
         state = self.state_of(row)
         names = row.names
         now = self.clock()
         title = texts.game_label(game.title, row.id)
+        thread = row.thread_id or row.channel_id
         deadline = (await self.store.timers_of(row.id)).get("deadline")
         when = (f" The deadline is {texts.timestamp(deadline.due_at)}." if deadline else "")
+        posts = await self.store.tagged_notices(row.id)
         notices = []
         for player in game.awaited(state):
             prompt = game.prompt(state, player)
-            if prompt is not None and prompt.kind != "public":
+            private = prompt is not None and prompt.kind != "public"
+            if player in row.dms_closed:
+                notices.append(Notice("channel", thread, {
+                    "content": f"⏰ {texts.mention(player)}, reminder: **{title}** is waiting for you."
+                               + (" Press **Open my private controls**." if private else "") + when,
+                    "controls": [["mine", row.id, "Open my private controls"]] if private else []}))
+            elif private:
+                notices += strip(posts.get(f"dm:{player}"), REPLACED)   # the reminder brings fresh ones
                 notices.append(self.private_notice(
                     row, game, state, player, names,
-                    reminder=f"⏰ Reminder: {title} is waiting for you.{when}"))
-                continue
-            where = f" in <#{row.thread_id}>" if row.thread_id else ""
-            notices.append(Notice("user", int(player), {
-                "content": f"⏰ Reminder: **{title}**{where} is waiting for your move.{when}",
-                "fallback": {"content": f"{texts.mention(player)}, ⏰ reminder: this game is waiting "
-                                        f"for your move.{when}"},
-            }))
+                    reminder=f"⏰ Reminder: **{title}** is waiting for you.{when}"))
+            else:
+                where = f" in <#{row.thread_id}>" if row.thread_id else ""
+                notices.append(Notice("user", int(player), {
+                    "content": f"⏰ Reminder: **{title}**{where} is waiting for your move.{when}",
+                    "fallback": {"content": f"⏰ {texts.mention(player)}, reminder: this game is "
+                                            f"waiting for your move.{when}"},
+                }))
         next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
         try:
             await self.store.set_timer(row.id, row.version, "reminder", next_due, notices, now)
@@ -586,11 +752,8 @@ class GameFlow:
                 continue
             elif kind == "move":
                 state = game.apply(state, actor, event["detail"])
-            elif kind == "resign":
-                state = game.resign(state, actor)
-            elif kind in ("offer", "accept", "decline"):
-                state = {"offer": game.offer_draw, "accept": game.accept_draw,
-                         "decline": game.decline_draw}[kind](state, actor)
+            elif kind in GENERIC_OPS:
+                state = GENERIC_OPS[kind](game, state, actor)
             elif kind == "expire":
                 state = game.expire(state)
         return state

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -42,7 +43,7 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    token: str
+    token: str = field(repr=False)   # never printed
     db_path: str = "./piecepack.sqlite3"
     api_base: str | None = None
     gateway_url: str | None = None
@@ -50,13 +51,6 @@ class Settings:
     default_deadline: str = "none"     # a key of DEADLINES
     reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
     guild_ready_timeout: float = 2.0
-
-    def __repr__(self) -> str:  # never print the token
-        return (f"Settings(db_path={self.db_path!r}, api_base={self.api_base!r}, "
-                f"gateway_url={self.gateway_url!r}, log_level={self.log_level!r}, "
-                f"default_deadline={self.default_deadline!r}, reminder_hours={self.reminder_hours!r})")
-
-    __str__ = __repr__
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -156,8 +150,20 @@ def apply_endpoints(settings: Settings) -> None:
 # --------------------------------------------------------------------------- logging
 
 
+# What a player chose may show in a component: the action part of our custom_ids (a secret
+# die face, say) and a component's label or value, as discord.py writes them in reprs.
+_CHOICES = [
+    (re.compile(r"(pp:(?:act|pick|sec):\d+:[^'\"\s]*?:)[^'\"\n]*"), r"\1[hidden]"),
+    (re.compile(r"\b(label|action|value|values)=('[^'\n]*'|\"[^\"\n]*\"|\[[^\]\n]*\])"),
+     r"\1=[hidden]"),
+    (re.compile(r"([\"'](?:label|value|values)[\"']:\s*)(\"[^\"\n]*\"|'[^'\n]*'|\[[^\]\n]*\])"),
+     r"\1[hidden]"),
+]
+
+
 class RedactingFormatter(logging.Formatter):
-    """Formats as usual, then removes secrets from the whole text (message, args, traceback)."""
+    """Formats as usual, then removes secrets from the whole text (message, args, traceback):
+    the token, and what a player chose in our components."""
 
     def __init__(self, secrets: list[str], fmt: str | None = None):
         super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -167,7 +173,13 @@ class RedactingFormatter(logging.Formatter):
         text = super().format(record)
         for secret in self.secrets:
             text = text.replace(secret, "[token hidden]")
+        for pattern, replacement in _CHOICES:
+            text = pattern.sub(replacement, text)
         return text
+
+
+# Loggers that must stay at INFO or quieter (all of discord.py's, through their parent).
+QUIET_LOGGERS = ("discord", "aiosqlite")
 
 
 def _not_voice(record: logging.LogRecord) -> bool:
@@ -189,7 +201,7 @@ def setup_logging(settings: Settings, stream=None) -> logging.Handler:
     root.setLevel(settings.log_level)
     # At DEBUG, discord.py logs every gateway event and request body: players' secret choices
     # and DMs, and aiosqlite every SQL statement with its values (game states). Hidden
-    # information must never reach a log, so those loggers stop at INFO.
-    for name in ("discord.http", "discord.gateway", "discord.state", "discord.webhook", "aiosqlite"):
+    # information must never reach a log, so those loggers (all of discord.py's) stop at INFO.
+    for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLevelName(settings.log_level)))
     return handler

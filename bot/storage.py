@@ -4,11 +4,15 @@ One aiosqlite connection in WAL mode. Every change of a game goes through `Store
 transaction that checks the version read earlier (`UPDATE ... WHERE id=? AND version=?`), bumps
 it, and writes the events, the notifications to send (outbox) and the game's timers with it. A
 version mismatch raises `Conflict` and writes nothing.
+
+A notice may carry a `tag` (which post of the game it is: "board", "dm:<player>", ...), so a
+later notice can edit the message it became (`edit_of`, the id of that outbox row).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -80,6 +84,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX outbox_pending ON outbox(delivered_at, failed, next_attempt_at);
     """,
+    # 1 -> 2: notices that edit earlier messages; players whose DMs are closed
+    """
+    ALTER TABLE outbox ADD COLUMN tag TEXT;
+    ALTER TABLE outbox ADD COLUMN edit_of INTEGER;
+    CREATE INDEX outbox_tag ON outbox(game_id, tag);
+    ALTER TABLE seats ADD COLUMN dm_closed INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -102,6 +113,7 @@ class Seat:
     seat: int
     user_id: int
     name: str
+    dm_closed: bool = False   # Discord refused a DM to this player in this game
 
 
 @dataclass
@@ -134,6 +146,10 @@ class GameRow:
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
+    @property
+    def dms_closed(self) -> set[str]:
+        return {str(s.user_id) for s in self.seats if s.dm_closed}
+
 
 @dataclass
 class Event:
@@ -144,11 +160,14 @@ class Event:
 
 @dataclass
 class Notice:
-    """A message to deliver after the transaction commits: to a channel/thread or a user's DM."""
+    """A message to deliver after the transaction commits: to a channel/thread or a user's DM.
+    With `edit_of` (an outbox id), it edits the message that notice became instead."""
 
     target_kind: str          # 'channel' or 'user'
     target_id: int
     payload: dict
+    tag: str | None = None
+    edit_of: int | None = None
 
 
 @dataclass
@@ -167,6 +186,21 @@ class OutboxItem:
     target_id: int
     payload: dict
     attempts: int
+    tag: str | None = None
+    edit_of: int | None = None
+    message_id: int | None = None
+    delivered: bool = False
+    failed: bool = False
+    next_attempt_at: float = 0.0
+
+
+_OUTBOX_COLUMNS = ("id, game_id, target_kind, target_id, payload, attempts, tag, edit_of, "
+                   "message_id, delivered_at, failed, next_attempt_at")
+
+
+def _outbox_item(r) -> OutboxItem:
+    return OutboxItem(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8],
+                      r[9] is not None, r[10] is not None, r[11])
 
 
 class Store:
@@ -175,6 +209,25 @@ class Store:
         # One connection: statements of concurrent coroutines must not interleave inside a
         # transaction, so every use of the connection holds this lock.
         self.lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self):
+        """Hold the lock and run the block in one write transaction: all of it or nothing."""
+        async with self.lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def _insert_notices(self, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
+        await self.db.executemany(
+            "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
+            "next_attempt_at, tag, edit_of) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, n.target_kind, n.target_id, json.dumps(n.payload), now, now, n.tag, n.edit_of)
+             for n in notices])
 
     # ---- opening and the schema ------------------------------------------------------------
 
@@ -187,7 +240,11 @@ class Store:
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
         store = cls(db)
-        await store.migrate()
+        try:
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -199,20 +256,15 @@ class Store:
             await self.db.execute(
                 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             version = int(await self._meta("schema_version") or 0)
-            if version > SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"The database has schema version {version}, newer than this bot "
-                    f"({SCHEMA_VERSION}); upgrade the bot.")
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(MIGRATIONS[target - 1]):
-                        await self.db.execute(statement)
-                    await self._set_meta("schema_version", str(target))
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"The database has schema version {version}, newer than this bot "
+                f"({SCHEMA_VERSION}); upgrade the bot.")
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            async with self._transaction():
+                for statement in _statements(MIGRATIONS[target - 1]):
+                    await self.db.execute(statement)
+                await self._set_meta("schema_version", str(target))
 
     async def schema_version(self) -> int:
         return int(await self.get_meta("schema_version") or 0)
@@ -242,25 +294,19 @@ class Store:
     async def create_game(self, *, game: str, guild_id: int, channel_id: int, host_id: int,
                           host_name: str, options: dict, deadline_seconds: int | None,
                           invited_id: int | None, now: float) -> GameRow:
-        async with self.lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
-                    "INSERT INTO games(game, guild_id, channel_id, host_id, invited_id, status, "
-                    "options, deadline_seconds, created_at, updated_at) "
-                    "VALUES(?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                    (game, guild_id, channel_id, host_id, invited_id, json.dumps(options),
-                     deadline_seconds, now, now))
-                game_id = cur.lastrowid
-                await self.db.execute(
-                    "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, 0, ?, ?)",
-                    (game_id, host_id, host_name))
-                await self._insert_event(game_id, 0, now, Event("lobby", str(host_id), game))
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            return await self._get_game(game_id)
+        async with self._transaction():
+            cur = await self.db.execute(
+                "INSERT INTO games(game, guild_id, channel_id, host_id, invited_id, status, "
+                "options, deadline_seconds, created_at, updated_at) "
+                "VALUES(?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (game, guild_id, channel_id, host_id, invited_id, json.dumps(options),
+                 deadline_seconds, now, now))
+            game_id = cur.lastrowid
+            await self.db.execute(
+                "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, 0, ?, ?)",
+                (game_id, host_id, host_name))
+            await self._insert_event(game_id, 0, now, Event("lobby", str(host_id), game))
+        return await self.get_game(game_id)
 
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self.lock:
@@ -280,10 +326,10 @@ class Store:
         by_id = {g.id: g for g in games}
         marks = ",".join("?" * len(by_id))
         async with self.db.execute(
-                f"SELECT game_id, seat, user_id, display_name FROM seats WHERE game_id IN ({marks}) "
-                "ORDER BY game_id, seat", tuple(by_id)) as cur:
+                f"SELECT game_id, seat, user_id, display_name, dm_closed FROM seats "
+                f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(by_id)) as cur:
             async for r in cur:
-                by_id[r[0]].seats.append(Seat(r[1], r[2], r[3]))
+                by_id[r[0]].seats.append(Seat(r[1], r[2], r[3], bool(r[4])))
         return games
 
     async def game_for_thread(self, thread_id: int) -> GameRow | None:
@@ -335,38 +381,28 @@ class Store:
             changes["options"] = json.dumps(changes["options"])
         new_version = expected_version + 1
         assignments = "".join(f", {column}=?" for column in changes)
-        async with self.lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
-                    f"UPDATE games SET version=?, updated_at=?{assignments} "
-                    "WHERE id=? AND version=?",
-                    (new_version, now, *changes.values(), game_id, expected_version))
-                if cur.rowcount != 1:
-                    raise Conflict(f"game {game_id} is no longer at version {expected_version}")
-                if seats is not None:
-                    await self.db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-                    await self.db.executemany(
-                        "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, ?, ?, ?)",
-                        [(game_id, s.seat, s.user_id, s.name) for s in seats])
-                for event in events:
-                    await self._insert_event(game_id, new_version, now, event)
-                for notice in notices:
-                    await self.db.execute(
-                        "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
-                        "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
-                        (game_id, notice.target_kind, notice.target_id,
-                         json.dumps(notice.payload), now, now))
-                if timers is not None:
-                    await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
-                    await self.db.executemany(
-                        "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
-                        [(game_id, kind, due, json.dumps(data))
-                         for kind, (due, data) in timers.items()])
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            cur = await self.db.execute(
+                f"UPDATE games SET version=?, updated_at=?{assignments} "
+                "WHERE id=? AND version=?",
+                (new_version, now, *changes.values(), game_id, expected_version))
+            if cur.rowcount != 1:
+                raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            if seats is not None:
+                await self.db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+                await self.db.executemany(
+                    "INSERT INTO seats(game_id, seat, user_id, display_name, dm_closed) "
+                    "VALUES(?, ?, ?, ?, ?)",
+                    [(game_id, s.seat, s.user_id, s.name, int(s.dm_closed)) for s in seats])
+            for event in events:
+                await self._insert_event(game_id, new_version, now, event)
+            await self._insert_notices(game_id, notices, now)
+            if timers is not None:
+                await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+                await self.db.executemany(
+                    "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
+                    [(game_id, kind, due, json.dumps(data))
+                     for kind, (due, data) in timers.items()])
         return new_version
 
     async def _insert_event(self, game_id: int, version: int, now: float, event: Event) -> None:
@@ -380,6 +416,14 @@ class Store:
                     "SELECT version, at, actor, kind, detail FROM events WHERE game_id=? ORDER BY id",
                     (game_id,)) as cur:
                 return [dict(r) for r in await cur.fetchall()]
+
+    async def mark_dms_closed(self, game_id: int, user_id: int) -> bool:
+        """Remember that `user_id` takes no DMs in this game; False if it was known already."""
+        async with self.lock:
+            cur = await self.db.execute(
+                "UPDATE seats SET dm_closed=1 WHERE game_id=? AND user_id=? AND dm_closed=0",
+                (game_id, user_id))
+            return cur.rowcount == 1
 
     # ---- timers ----------------------------------------------------------------------------
 
@@ -401,30 +445,19 @@ class Store:
         """Reschedule (or, with due_at None, drop) one timer and queue notices, without changing
         the game: a reminder must not invalidate a move being made. Raises Conflict if the game
         moved on since it was read (that move has set fresh timers)."""
-        async with self.lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
-                    row = await cur.fetchone()
-                if row is None or row[0] != expected_version:
-                    raise Conflict(f"game {game_id} is no longer at version {expected_version}")
-                if due_at is None:
-                    await self.db.execute("DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
-                else:
-                    await self.db.execute(
-                        "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
-                        "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at",
-                        (game_id, kind, due_at))
-                for notice in notices:
-                    await self.db.execute(
-                        "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
-                        "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
-                        (game_id, notice.target_kind, notice.target_id,
-                         json.dumps(notice.payload), now, now))
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async with self._transaction():
+            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != expected_version:
+                raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            if due_at is None:
+                await self.db.execute("DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
+            else:
+                await self.db.execute(
+                    "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
+                    "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at",
+                    (game_id, kind, due_at))
+            await self._insert_notices(game_id, notices, now)
 
     async def drop_timers(self, game_id: int) -> None:
         async with self.lock:
@@ -439,21 +472,32 @@ class Store:
     # ---- outbox ----------------------------------------------------------------------------
 
     async def add_notices(self, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
-        async with self.lock:
-            await self.db.executemany(
-                "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
-                "next_attempt_at) VALUES(?, ?, ?, ?, ?, ?)",
-                [(game_id, n.target_kind, n.target_id, json.dumps(n.payload), now, now)
-                 for n in notices])
+        async with self._transaction():
+            await self._insert_notices(game_id, notices, now)
 
     async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxItem]:
         async with self.lock:
             async with self.db.execute(
-                    "SELECT id, game_id, target_kind, target_id, payload, attempts FROM outbox "
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox "
                     "WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt_at<=? "
                     "ORDER BY id LIMIT ?", (now, limit)) as cur:
-                return [OutboxItem(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
-                        for r in await cur.fetchall()]
+                return [_outbox_item(r) for r in await cur.fetchall()]
+
+    async def outbox_item(self, item_id: int) -> OutboxItem | None:
+        async with self.lock:
+            async with self.db.execute(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id=?",
+                                       (item_id,)) as cur:
+                row = await cur.fetchone()
+        return _outbox_item(row) if row else None
+
+    async def tagged_notices(self, game_id: int) -> dict[str, OutboxItem]:
+        """The latest notice of each tag of a game (what a new notice may edit)."""
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id IN "
+                    "(SELECT MAX(id) FROM outbox WHERE game_id=? AND tag IS NOT NULL GROUP BY tag)",
+                    (game_id,)) as cur:
+                return {item.tag: item for item in map(_outbox_item, await cur.fetchall())}
 
     async def outbox_waiting(self) -> int:
         """Undelivered notices that may still be delivered (including ones waiting to retry)."""
@@ -475,11 +519,12 @@ class Store:
                 "UPDATE outbox SET delivered_at=?, message_id=?, attempts=attempts+1 WHERE id=?",
                 (now, message_id, item_id))
 
-    async def outbox_retry(self, item_id: int, next_attempt_at: float) -> None:
+    async def outbox_retry(self, item_id: int, next_attempt_at: float, *, attempted: bool = True) -> None:
+        """Try again at `next_attempt_at`; `attempted=False` postpones without counting a try."""
         async with self.lock:
             await self.db.execute(
-                "UPDATE outbox SET attempts=attempts+1, next_attempt_at=? WHERE id=?",
-                (next_attempt_at, item_id))
+                "UPDATE outbox SET attempts=attempts+?, next_attempt_at=? WHERE id=?",
+                (int(attempted), next_attempt_at, item_id))
 
     async def outbox_failed(self, item_id: int, reason: str) -> None:
         async with self.lock:
@@ -487,11 +532,13 @@ class Store:
                 "UPDATE outbox SET attempts=attempts+1, failed=? WHERE id=?", (reason, item_id))
 
     async def prune_outbox(self, before: float) -> int:
-        """Forget notices delivered (or given up) before `before`; returns how many."""
+        """Forget notices delivered (or given up) before `before`; returns how many. Running
+        games keep theirs: their messages may still be edited."""
         async with self.lock:
             cur = await self.db.execute(
                 "DELETE FROM outbox WHERE (delivered_at IS NOT NULL OR failed IS NOT NULL) "
-                "AND created_at < ?", (before,))
+                "AND created_at < ? AND (game_id IS NULL OR game_id NOT IN "
+                "(SELECT id FROM games WHERE status='active'))", (before,))
             return cur.rowcount
 
     async def outbox_rows(self, game_id: int | None = None) -> list[dict]:

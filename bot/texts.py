@@ -73,31 +73,45 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return "…\n" + "\n".join(reversed(kept))
 
 
+# Where a long text may be split, best first: paragraphs, lines, sentences, words.
+_BREAKS = (re.compile(r"\n\s*\n"), re.compile(r"\n"), re.compile(r"(?<=[.!?;:])\s+"), re.compile(r" +"))
+_JOINERS = ("\n\n", "\n", " ", " ")
+
+
 def chunks(text: str, limit: int = 1900) -> list[str]:
-    """Split a long text at paragraph (or line) boundaries into messages under `limit`."""
+    """Split a long text into messages under `limit`: between paragraphs, and only where a
+    paragraph is too long for one message, between its lines (then sentences, then words)."""
+    return [part for part in _split(text.strip(), limit, 0) if part.strip()]
+
+
+def _split(text: str, limit: int, level: int) -> list[str]:
+    if len(text) <= limit:
+        return [text]
+    if level == len(_BREAKS):
+        return [text[i:i + limit] for i in range(0, len(text), limit)]
+    joiner = _JOINERS[level]
     parts: list[str] = []
     current = ""
-    for block in text.split("\n"):
-        while len(block) > limit:
+    for piece in _BREAKS[level].split(text):
+        if len(piece) > limit:
             if current:
                 parts.append(current)
                 current = ""
-            parts.append(block[:limit])
-            block = block[limit:]
-        if len(current) + len(block) + 1 > limit:
+            parts += _split(piece, limit, level + 1)
+        elif current and len(current) + len(joiner) + len(piece) > limit:
             parts.append(current)
-            current = block
+            current = piece
         else:
-            current = f"{current}\n{block}" if current else block
-    if current.strip():
+            current = f"{current}{joiner}{piece}" if current else piece
+    if current:
         parts.append(current)
-    return [p for p in parts if p.strip()]
+    return parts
 
 
 HELP = """\
 **piecepack-bot**: piecepack games in this server, played in a thread per game, over minutes or days.
 
-**Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a two-seat game starts as soon as it is full). Options: `opponent:` invites someone, `deadline:` gives every move 1, 3 or 7 days, `options:` sets game options (for example `variant=diagonal`).
+**Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a game for a fixed number of players, such as Relativity, starts as soon as it is full). Options: `opponent:` invites someone, `deadline:` gives every move (in Global Warming, each turn's choice and each action) 1, 3 or 7 days, `options:` sets game options (for example `variant=diagonal`).
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`."""

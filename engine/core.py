@@ -296,12 +296,16 @@ class Game:
         if isinstance(action, str):
             action = self.parse_action(state, player, action)
         self._check(state, player, action)
+        # A public move answers a standing draw offer: it lapses. A secret choice does not,
+        # or the lapse would tell everyone that somebody had chosen (or changed their mind).
+        secret = self._prompt(state, player).kind == "secret"
         s = _thaw_state(state)
         rng = Rng(s["rng"])
         self._apply(s, player, action, rng)
         s["rng"] = rng.state
         s["move_number"] += 1
-        s["draw_offer"] = None  # a move answers a standing offer: it lapses
+        if not secret:
+            s["draw_offer"] = None
         return freeze(s)
 
     def scores(self, state: Mapping) -> dict[str, int]:
@@ -376,7 +380,7 @@ class Game:
             raise IllegalAction("A draw has been offered already: accept or decline it.")
         s = _thaw_state(state)
         s["draw_offer"] = {"by": player, "accepted": [player]}
-        self._log(s, f"{player} offers a draw", event="draw_offer", player=player)
+        self._log(s, f"{player} offers a draw.", event="draw_offer", player=player)
         return freeze(s)
 
     def accept_draw(self, state: Mapping, player: str):
@@ -393,7 +397,7 @@ class Game:
         if all(p in s["draw_offer"]["accepted"] for p in self._active(s)):
             s["result"] = Outcome((), "draw agreed", draw=True).to_json()
             s["draw_offer"] = None
-            self._log(s, "The players agreed to a draw", event="draw")
+            self._log(s, "The players agreed to a draw.", event="draw")
         return freeze(s)
 
     def decline_draw(self, state: Mapping, player: str):
@@ -405,7 +409,7 @@ class Game:
             raise IllegalAction("There is no draw offer to decline.")
         s = _thaw_state(state)
         s["draw_offer"] = None
-        self._log(s, f"{player} declined the draw", event="draw_declined", player=player)
+        self._log(s, f"{player} declined the draw.", event="draw_declined", player=player)
         return freeze(s)
 
     def expire(self, state: Mapping):

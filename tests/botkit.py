@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from pathlib import Path
 
+import pytest
+
+import bot.delivery
 from bot.app import PiecepackBot
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
@@ -58,6 +62,28 @@ async def fake_discord(**kwargs):
         yield fake
     finally:
         await fake.stop()
+
+
+@pytest.fixture
+async def fake():
+    """A fake Discord for one test (import this fixture into a test module to use it)."""
+    async with fake_discord() as fake:
+        yield fake
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Boards are not drawn (fast): each "PNG" is a PNG signature and the view's JSON; returns
+    the views by those bytes, to know what each file shows."""
+    views: dict[bytes, dict] = {}
+
+    def stub(board):
+        png = b"\x89PNG" + json.dumps(board["view"], sort_keys=True).encode()
+        views[png] = board["view"]
+        return png
+
+    monkeypatch.setattr(bot.delivery, "render_board", stub)
+    return views
 
 
 async def settle(bot: PiecepackBot) -> None:

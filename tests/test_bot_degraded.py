@@ -19,6 +19,7 @@ from aiohttp import web
 
 import discord
 from bot.commands import APOLOGY
+from bot.delivery import RETRY_DELAYS
 from bot.settings import SettingsError, apply_endpoints, load_settings
 from tests import fakediscord
 from tests.botkit import FakeClock, command, fake_discord, running_bot, said, settle
@@ -33,6 +34,7 @@ CALLBACK = ("POST", r"/interactions/(\d+)/([^/]+)/callback")
 FOLLOWUP = ("POST", r"/webhooks/(\d+)/([^/]+)")
 GET_ORIGINAL = ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)")
 EDIT_ORIGINAL = ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)")
+EDIT_MESSAGE = ("PATCH", r"/channels/(\d+)/messages/(\d+)")
 
 NOT_CHANGED = "nothing was changed"   # part of the apology: false once a change was stored
 assert NOT_CHANGED in APOLOGY
@@ -460,3 +462,24 @@ async def test_python_m_bot_with_the_api_base_at_the_host_root_connects(fake, tm
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+@pytest.mark.parametrize("answer", [MISSING, FORBIDDEN, UNAVAILABLE], ids=["missing", "forbidden", "unavailable"])
+async def test_a_discord_that_refuses_edits_still_gets_every_board(fake, people, tmp_path, monkeypatch, answer):
+    """Old controls are taken off by editing messages; when Discord will not edit, the game
+    goes on and every board is posted."""
+    alice, bob = people
+    clock = FakeClock()
+    refused = break_route(fake, EDIT_MESSAGE, answer)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=7) as bot:
+        play, join, row = await play_and_join(fake, bot, monkeypatch, alice, bob)
+        (thread,) = fake.threads
+        for _ in range(2):
+            mover, res = await first_move(fake, alice, bob, thread.id)
+            assert "Played" in said(res)
+            await settle(bot)
+        assert refused and len(boards(fake, thread.id)) == 3
+        for _ in RETRY_DELAYS + (0,):   # past every retry
+            clock.advance(3600)
+            await settle(bot)
+        assert await bot.store.outbox_waiting() == 0

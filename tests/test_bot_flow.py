@@ -10,7 +10,7 @@ import discord
 import pytest
 
 import engine
-from bot import delivery as delivery_module
+from bot import delivery as delivery_module, texts
 from bot.delivery import RETRY_DELAYS, Delivery
 from bot.flow import GameFlow, UserError, parse_options
 from bot.storage import Notice, Store
@@ -82,11 +82,15 @@ async def test_secret_commits_at_the_same_moment_both_count(store, monkeypatch):
     assert reads["n"] == 3   # the loser read again and committed on the new version
     state = flow.state_of(await store.get_game(row.id))
     assert GW.awaited(state) == (str(CAROL),)
-    notices = [o["payload"]["content"] for o in await store.outbox_rows(row.id)
-               if o["target_kind"] == "channel"]
-    assert "2 of 3 chosen" in notices[-1]
-    for text in notices[1:]:   # the quiet posts say who, never what
-        assert not re.search(r"[35]", re.sub(r"\d of \d", "", text)), text
+    channel = [o for o in await store.outbox_rows(row.id) if o["target_kind"] == "channel"]
+    first, *edits = channel
+    # the turn post, edited (each edit names the one before: they are the same message)
+    assert [o["edit_of"] for o in edits] == [first["id"], edits[0]["id"]]
+    assert "2 of 3 chosen: **alice** and **bob**" in edits[-1]["payload"]["content"] \
+        or "2 of 3 chosen: **bob** and **alice**" in edits[-1]["payload"]["content"]
+    for edit in edits:   # the edits say who, never what
+        text = re.sub(r"<@\d+>|#\d+|\d of \d", "", edit["payload"]["content"])
+        assert not re.search(r"[35]", text), text
 
 
 async def test_what_goes_where_after_a_start_and_a_commit(store):
@@ -99,12 +103,15 @@ async def test_what_goes_where_after_a_start_and_a_commit(store):
     for dm in dms:
         payload = dm["payload"]
         assert payload["board"]["view"]["viewer"] == str(dm["target_id"])
-        assert [c[3] for c in payload["controls"]] == ["n", "a", "2", "3", "4", "5"]
+        assert [(c[0], c[2], c[4]) for c in payload["controls"]] == \
+            [("sec", 1, face) for face in ("n", "a", "2", "3", "4", "5")]
         assert "Open my private controls" in payload["fallback"]["content"]
     await flow.act(row.id, ALICE, "move", "4")
     await flow.act(row.id, ALICE, "move", "2")   # a change of mind: nothing public
     quiet = (await store.outbox_rows(row.id))[len(rows):]
-    assert len(quiet) == 1 and "board" not in quiet[0]["payload"]
+    assert len(quiet) == 1 and quiet[0]["edit_of"] == thread["id"]
+    assert "board" not in quiet[0]["payload"]   # the image stays; the text and its controls
+    assert quiet[0]["payload"]["controls"] == thread["payload"]["controls"]
     assert "1 of 2 chosen" in quiet[0]["payload"]["content"]
 
 
@@ -224,3 +231,74 @@ async def test_options_that_fix_hidden_information_are_refused_at_play(store):
                                 host_name="alice", deadline=None, opponent_id=None,
                                 options={"variant": "diagonal"})
     assert row.options == {"variant": "diagonal"}
+
+
+# --------------------------------------------------------------------------- texts
+
+
+@pytest.mark.parametrize("name", ["relativity", "global-warming"])
+def test_long_rules_are_split_between_paragraphs(name):
+    text = engine.get_game(name).rules
+    parts = texts.chunks(text, limit=900)
+    assert len(parts) > 1 and all(len(p) <= 900 for p in parts)
+    lines = set(text.splitlines())
+    for part in parts:   # whole lines only
+        assert set(part.splitlines()) <= lines, part[:80]
+    for paragraph in re.split(r"\n\s*\n", text):   # a paragraph that fits is kept together
+        assert len(paragraph) > 900 or any(paragraph.strip() in part for part in parts)
+
+
+def test_a_paragraph_longer_than_a_message_is_split_between_sentences():
+    sentence = "This sentence has exactly fifty characters in it. "
+    parts = texts.chunks("Short one.\n\n" + sentence * 30, limit=400)
+    assert parts[0] == "Short one."
+    assert all(len(p) <= 400 and p.endswith("in it.") for p in parts[1:])
+    assert "".join(parts[1:]).count("fifty") == 30
+
+
+async def test_an_edit_waits_for_its_message_and_a_lost_message_is_reposted(store, monkeypatch):
+    clock = FakeClock()
+    calls = []
+    failures = {"post": [discord.DiscordServerError(Response(503), "unavailable")], "edit": []}
+
+    class HTTP:
+        async def send_message(self, channel_id, *, params):
+            if failures["post"]:
+                raise failures["post"].pop()
+            calls.append(("post", channel_id, params.payload))
+            return {"id": str(500 + len(calls))}
+
+        async def edit_message(self, channel_id, message_id, *, params):
+            if failures["edit"]:
+                raise failures["edit"].pop()
+            calls.append(("edit", channel_id, message_id, params.payload))
+            return {"id": str(message_id)}
+
+    bot = FakeBot(store, clock)
+    bot.http, bot.allowed_mentions = HTTP(), None
+    delivery = Delivery(bot)
+    await store.add_notices(None, [Notice("channel", 7, {"content": "board", "controls": [["mine", 1]]},
+                                          tag="board")], clock())
+    post = (await store.pending_outbox(clock()))[0]
+    await store.add_notices(None, [Notice("channel", 7, {"controls": []}, tag="board", edit_of=post.id)],
+                            clock())
+    assert await delivery.deliver_due() == 0          # the post failed; its edit waits for it
+    edit = (await store.outbox_item(post.id + 1))
+    assert edit.attempts == 0 and not edit.delivered
+    clock.advance(RETRY_DELAYS[0])
+    assert await delivery.deliver_due() == 2
+    assert [c[0] for c in calls] == ["post", "edit"]
+    assert calls[1][2] == 501 and calls[1][3]["components"] == []
+
+    # the message is gone: a strip is dropped, a full edit is posted anew
+    gone = discord.NotFound(Response(404), {"code": 10008, "message": "Unknown Message"})
+    failures["edit"] = [gone, gone]
+    latest = await store.outbox_item(post.id + 1)
+    await store.add_notices(None, [Notice("channel", 7, {"controls": []}, tag="board", edit_of=latest.id),
+                                   Notice("channel", 7, {"content": "moved on", "repost": True},
+                                          tag="board", edit_of=latest.id)], clock())
+    await delivery.deliver_due()
+    assert calls[-1][0] == "post" and calls[-1][2]["content"] == "moved on"
+    *_, strip, edit, repost = await store.outbox_rows()
+    assert strip["failed"] and edit["failed"]
+    assert (repost["tag"], repost["edit_of"], repost["message_id"]) == ("board", None, 500 + len(calls))

@@ -1,15 +1,16 @@
 """The bot end to end with Relativity: the real discord.py client against the fake Discord, the
-real SQLite store in tmp_path."""
+real SQLite store in tmp_path. The first test draws real boards; the others stub the drawing."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
 import engine
-from tests.botkit import (FakeClock, command, fake_discord, open_game, press, running_bot,
-                          said, settle)
+from tests.botkit import (FakeClock, command, drawn, fake, open_game, press,  # noqa: F401
+                          running_bot, said, settle)
 
 GAME = engine.get_game("relativity")
 # Every column one value, row 1 reads a n 3 2 5 4: each pair of swaps on row 1 completes two
@@ -17,12 +18,6 @@ GAME = engine.get_game("relativity")
 # Day: bob is Space and passes with a2#a3; alice (Time) takes n and a again: 6 trophies.
 PAIRS = "na2345/na2345/na2345/an3254"
 LAYOUTS = f"layouts={PAIRS},{PAIRS}"
-
-
-@pytest.fixture
-async def fake():
-    async with fake_discord() as fake:
-        yield fake
 
 
 @pytest.fixture
@@ -68,11 +63,16 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         await res.done()
         assert res.ephemeral and "a1#b1" in res.text
         await settle(bot)
-        assert "swapped a1 (" in fake.messages(thread)[-1].content
+        first, second = fake.messages(thread)
+        assert "swapped a1 (" in second.content
+        assert first.custom_ids() == [] and first.attachments   # the old post keeps its image only
+        # the round's explanation came with the first post; now only who is who
+        assert "neighbours" in first.content and "next in the cycle" not in second.content
+        assert f"<@{bob}>, your turn. You are Time. You may not reverse a1#b1." in second.content
 
         # 2. bob with the coin picker
         done = await pick_swap(fake, bob, row.id, "c1", "d1")
-        assert "c1#d1" in done.text
+        assert "c1#d1" in done.text and done.original.attachments == []   # the menus' board is gone
         await settle(bot)
         board_before_restart = fake.messages(thread)[-1]
         assert board_before_restart.custom_ids() == [f"pp:mine:{row.id}"]
@@ -83,6 +83,8 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         assert "e1#f1" in done.text
         await settle(bot)
         assert "Day begins" in await thread_text(fake, thread)
+        day = fake.messages(thread)[-1]
+        assert "Day round" in day.content and "neighbours" in day.content   # a new round: said again
         res = await fake.slash(bob, "move", {"move": "A2-a3"}, channel=thread)   # 4. any notation
         await res.done()
         await settle(bot)
@@ -90,7 +92,9 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         await res.done()
         await settle(bot)
         end = fake.messages(thread)[-1]
-        assert "wins" in end.content and end.attachments and end.custom_ids() == []
+        assert "🏁 **alice** wins. Score: alice 6, bob 2." in end.content
+        assert "(**alice** wins" not in end.content   # the reason is not said twice
+        assert end.attachments and end.custom_ids() == []
         final = await bot.store.get_game(row.id)
         assert final.status == "finished"
         assert await bot.store.timers_of(row.id) == {}
@@ -100,10 +104,10 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         assert GAME.to_json(replayed) == final.state
         res = await fake.slash(bob, "move", {"move": "a1#b1"}, channel=thread)
         await res.done()
-        assert "not running" in res.text
+        assert f"Game #{row.id} is over" in res.text and "**alice** wins" in res.text
 
 
-async def test_non_players_bad_moves_and_turns_are_refused_without_change(fake, people, tmp_path):
+async def test_non_players_bad_moves_and_turns_are_refused_without_change(fake, people, tmp_path, drawn):
     alice, bob, carol = people
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
         row, thread = await open_game(fake, bot, alice, bob)
@@ -130,7 +134,7 @@ async def test_non_players_bad_moves_and_turns_are_refused_without_change(fake, 
         assert len(fake.messages(thread)) == posts
 
 
-async def test_two_moves_at_once_exactly_one_applies(fake, people, tmp_path):
+async def test_two_moves_at_once_exactly_one_applies(fake, people, tmp_path, drawn):
     alice, bob, _ = people
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
         row, thread = await open_game(fake, bot, alice, bob)
@@ -149,7 +153,7 @@ async def test_two_moves_at_once_exactly_one_applies(fake, people, tmp_path):
         assert [e["kind"] for e in await bot.store.events(row.id)].count("move") == 1
 
 
-async def test_the_coin_picker_is_only_for_the_player_to_act(fake, people, tmp_path):
+async def test_the_coin_picker_is_only_for_the_player_to_act(fake, people, tmp_path, drawn):
     alice, bob, _ = people
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
         row, thread = await open_game(fake, bot, alice, bob)
@@ -160,6 +164,7 @@ async def test_the_coin_picker_is_only_for_the_player_to_act(fake, people, tmp_p
         menu = opened.messages[-1]
         assert menu.ephemeral_to == str(alice)
         assert len(menu.select_options()) == 24 and menu.attachments
+        assert all(re.fullmatch(r"[a-f][1-4]: (null|ace|[2-5])", o["label"]) for o in menu.select_options())
         # the board moves on (two /move): alice's old menu now refuses, and nothing changes
         for player in (alice, bob):
             state = bot.flow.state_of(await bot.store.get_game(row.id))
@@ -171,24 +176,27 @@ async def test_the_coin_picker_is_only_for_the_player_to_act(fake, people, tmp_p
         assert (await bot.store.get_game(row.id)).version == before.version
 
 
-async def test_lobby_join_leave_cancel_and_invitations(fake, people, tmp_path):
+async def test_lobby_join_leave_cancel_and_invitations(fake, people, tmp_path, drawn):
     alice, bob, carol = people
     async with running_bot(fake, tmp_path / "bot.sqlite3") as bot:
         res = await fake.slash(alice, "play", {"game": "relativity", "opponent": bob, "deadline": "3d"})
         lobby = res.original
-        assert f"<@{bob}>" in lobby.content and "3 days" in lobby.content
+        assert f"<@{bob}>" in lobby.content and "3 days for each move" in lobby.content
+        # two seats: it starts when both are taken, so there is no Start button
+        assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Cancel"]
         refused = await press(fake, carol, lobby.button("Join"), message_id=lobby.id)
         assert "kept for the invited player" in said(refused)
-        refused = await press(fake, bob, lobby.button("Start"), message_id=lobby.id)
-        assert "Only the host" in said(refused)
         refused = await press(fake, carol, lobby.button("Cancel"), message_id=lobby.id)
         assert "Only the host" in said(refused)
         await press(fake, alice, lobby.button("Cancel"), message_id=lobby.id)
         assert "closed" in fake.message(lobby.id).content and fake.message(lobby.id).custom_ids() == []
 
-        res = await fake.slash(alice, "play", {"game": "relativity"})
+        res = await fake.slash(alice, "play", {"game": "global-warming"})
         lobby = res.original
         assert "at least 2" in said(await press(fake, alice, lobby.button("Start"), message_id=lobby.id))
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        assert "Only the host" in said(await press(fake, bob, lobby.button("Start"), message_id=lobby.id))
+        await press(fake, bob, lobby.button("Leave"), message_id=lobby.id)
         assert "not seated" in said(await press(fake, bob, lobby.button("Leave"), message_id=lobby.id))
         assert "Cancel" in said(await press(fake, alice, lobby.button("Leave"), message_id=lobby.id))
         fake.set_permissions(carol, manage_messages=True)
@@ -199,7 +207,7 @@ async def test_lobby_join_leave_cancel_and_invitations(fake, people, tmp_path):
         assert res.ephemeral and "options" in res.text
 
 
-async def test_deadline_reminder_expiry_and_closed_dms(fake, people, tmp_path):
+async def test_deadline_reminder_expiry_and_closed_dms(fake, people, tmp_path, drawn):
     alice, bob, _ = people
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=2) as bot:
@@ -221,7 +229,8 @@ async def test_deadline_reminder_expiry_and_closed_dms(fake, people, tmp_path):
         clock.advance(0.2 * 86400)
         await settle(bot)
         text = await thread_text(fake, thread)
-        assert "deadline passed" in text and "ran out of time" in text and "**bob** wins" in text
+        assert "⏰ The deadline passed: **alice** ran out of time" in text and "**bob** wins" in text
+        assert text.count("alice** ran out of time") == 1 and "did not act in time" not in text
         assert (await bot.store.get_game(row.id)).status == "finished"
 
         # the next game: alice's DMs are closed, so the reminder goes to the thread
@@ -234,7 +243,7 @@ async def test_deadline_reminder_expiry_and_closed_dms(fake, people, tmp_path):
         assert len(fake.dms(alice)) == 1   # only the first game's reminder
 
 
-async def test_reminders_without_deadline_repeat_daily_and_timers_survive_a_restart(fake, people, tmp_path):
+async def test_reminders_without_deadline_repeat_daily_and_timers_survive_a_restart(fake, people, tmp_path, drawn):
     alice, bob, _ = people
     clock = FakeClock()
     db = tmp_path / "bot.sqlite3"
@@ -269,7 +278,7 @@ async def test_commands_are_published_only_when_changed(fake, people, tmp_path):
         assert {c["name"] for c in fake.published_commands[fake.guild_id]} >= {"play", "move"}
 
 
-async def test_resign_draw_abort_board_games_rules_help(fake, people, tmp_path):
+async def test_resign_draw_abort_board_games_rules_help(fake, people, tmp_path, drawn):
     alice, bob, carol = people
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=4) as bot:
         row, thread = await open_game(fake, bot, alice, bob)
@@ -277,11 +286,26 @@ async def test_resign_draw_abort_board_games_rules_help(fake, people, tmp_path):
         assert f"#{row.id}" in res.text and "waits on you" in res.text and f"<#{thread}>" in res.text
         res = await (await fake.slash(bob, "board", {}, channel=thread)).done()
         assert res.ephemeral and res.files and "Waiting for **alice**" in res.text
+        posts = len(fake.messages(thread))
         res = await (await fake.slash(alice, "draw", {"action": "offer"}, channel=thread)).done()
         assert "offered" in res.text
-        res = await (await fake.slash(bob, "draw", {"action": "accept"}, channel=thread)).done()
         await settle(bot)
-        assert "without a winner" in fake.messages(thread)[-1].content
+        (offer,) = fake.messages(thread)[posts:]   # a short post: no board, no new turn
+        assert not offer.attachments and f"<@{bob}>" in offer.content and f"<@{alice}>" not in offer.content
+        assert offer.custom_ids() == [f"pp:draw:{row.id}:accept", f"pp:draw:{row.id}:decline"]
+        for user, refusal in ((alice, "agreed to this draw already"), (carol, "between")):
+            assert refusal in said(await press(fake, user, offer.custom_ids()[0], message_id=offer.id))
+        assert "declined" in said(await press(fake, bob, offer.custom_ids()[1], message_id=offer.id))
+        await settle(bot)
+        (declined,) = fake.messages(thread)[posts + 1:]
+        assert "declined" in declined.content and not declined.attachments
+        assert fake.message(offer.id).custom_ids() == []   # the answered offer's buttons are gone
+        await command(fake, bob, "draw", {"action": "offer"}, channel=thread)
+        await settle(bot)
+        offer = fake.messages(thread)[-1]
+        assert "accepted" in said(await press(fake, alice, offer.custom_ids()[0], message_id=offer.id))
+        await settle(bot)
+        assert "🏁 The game ends in a draw." in fake.messages(thread)[-1].content
         assert (await bot.store.get_game(row.id)).status == "finished"
 
         row, thread = await open_game(fake, bot, alice, bob)
@@ -306,7 +330,7 @@ async def test_resign_draw_abort_board_games_rules_help(fake, people, tmp_path):
         assert "no open games" in res.text
 
 
-async def test_two_start_presses_open_one_thread(fake, people, tmp_path):
+async def test_two_start_presses_open_one_thread(fake, people, tmp_path, drawn):
     alice, bob, carol = people
     async with running_bot(fake, tmp_path / "bot.sqlite3"):
         res = await command(fake, alice, "play", {"game": "global-warming"})
@@ -321,7 +345,7 @@ async def test_two_start_presses_open_one_thread(fake, people, tmp_path):
         assert "already started" in "\n".join(said(r) for r in results)
 
 
-async def test_a_deleted_lobby_message_still_gets_a_thread(fake, people, tmp_path):
+async def test_a_deleted_lobby_message_still_gets_a_thread(fake, people, tmp_path, drawn):
     alice, bob, _ = people
     async with running_bot(fake, tmp_path / "bot.sqlite3") as bot:
         res = await command(fake, alice, "play", {"game": "relativity"})
@@ -332,3 +356,19 @@ async def test_a_deleted_lobby_message_still_gets_a_thread(fake, people, tmp_pat
         row = await bot.flow.start(await bot.store.get_game(row.id), bot.controller.create_thread)
         await settle(bot)
         assert row.thread_id and fake.messages(row.thread_id)[0].attachments
+
+
+async def test_in_dms_a_game_number_finds_only_the_callers_own_games(fake, people, tmp_path, drawn):
+    alice, bob, carol = people
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=4) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        for user, sees in ((carol, False), (bob, True)):
+            dm = fake.dm_channel(user, create=True)
+            board = await command(fake, user, "board", {"game": row.id}, channel=dm)
+            assert (f"Relativity #{row.id}" in said(board)) is sees
+            assert bool(board.files) is sees
+            if not sees:
+                assert said(board) == f"There is no game #{row.id}."   # not even that it exists
+                move = await command(fake, user, "move", {"move": "a1#b1", "game": row.id}, channel=dm)
+                assert said(move) == f"There is no game #{row.id}."
+        assert (await bot.store.get_game(row.id)).version == row.version

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def restore_log_levels():
-    names = ["", "discord.http", "discord.gateway", "discord.state", "discord.webhook", "aiosqlite"]
+    names = ["", "discord", "discord.http", "discord.gateway", "discord.state", "discord.webhook",
+             "aiosqlite"]
     levels = {name: logging.getLogger(name).level for name in names}
     yield
     for name, level in levels.items():
@@ -89,5 +90,34 @@ def test_debug_logging_keeps_discord_payloads_out():
         assert logging.getLogger("bot.flow").isEnabledFor(logging.DEBUG)
         for name in ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite"):
             assert not logging.getLogger(name).isEnabledFor(logging.DEBUG)
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def test_logs_hide_what_a_player_chose_in_components():
+    """discord.py logs a failed item's repr (label, custom_id); a request URL or body may hold
+    a custom_id too."""
+    stream = io.StringIO()
+    handler = setup_logging(Settings(token=TOKEN), stream)
+    try:
+        log = logging.getLogger("discord.ui.view")
+        log.error("Ignoring exception in dynamic item callback for <Button label='5' "
+                  "custom_id='pp:sec:12:3:0a1b2c3d:5' style=2>")
+        log.warning('body {"custom_id": "pp:act:4:0a1b2c3d:red up", "values": ["2,3>6,3"]}')
+        log.warning("task discord-ui-dynamic-item-PickSelect-pp:pick:4:0a1b2c3d:0 failed")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    text = stream.getvalue()
+    assert "Ignoring exception" in text and "pp:sec:12:" in text and "pp:act:4:" in text
+    for secret in ("'5'", ":5'", "red up", "2,3>6,3"):
+        assert secret not in text, text
+
+
+def test_all_of_discord_py_stops_at_info():
+    handler = setup_logging(Settings(token=TOKEN, log_level="DEBUG"), io.StringIO())
+    try:
+        for name in ("discord", "discord.client", "discord.ui.view", "discord.some_new_module"):
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("discord.client").isEnabledFor(logging.INFO)
     finally:
         logging.getLogger().removeHandler(handler)

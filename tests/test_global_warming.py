@@ -766,3 +766,15 @@ def test_malformed_action_values_are_refused_when_made(make):
     # apply() takes action objects as well as text: a bad value must not reach a state.
     with pytest.raises(InvalidAction):
         make()
+
+
+def test_a_draw_offer_stands_through_secret_choices_and_lapses_on_a_public_move():
+    # A lapse on a secret choice would tell everyone that somebody chose (or changed).
+    state = GAME.offer_draw(new(2, starts=("Sn", "A5")), "ann")
+    state = GAME.apply(state, "bob", "3")
+    state = GAME.apply(state, "bob", "4")
+    assert GAME.view(state)["draw_offer"] == {"by": "ann", "accepted": ["ann"]}
+    state = GAME.apply(state, "ann", "2")                      # the reveal: bob acts first
+    assert GAME.view(state)["draw_offer"] is not None
+    state = GAME.apply(state, "bob", GAME.legal_actions(state, "bob")[0])
+    assert GAME.view(state)["draw_offer"] is None

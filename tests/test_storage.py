@@ -32,13 +32,14 @@ async def test_reopening_keeps_data_and_runs_only_new_migrations(tmp_path, monke
     game = await new_game(store)
     await store.close()
     extra = "CREATE TABLE later (x INTEGER); INSERT INTO later VALUES (7)"
+    released = storage.SCHEMA_VERSION
     monkeypatch.setattr(storage, "MIGRATIONS", storage.MIGRATIONS + [extra])
     monkeypatch.setattr(storage, "SCHEMA_VERSION", len(storage.MIGRATIONS))
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == released + 1
     assert (await store.get_game(game.id)).seats == [Seat(0, 10, "Alice")]
     await store.close()
-    store = await Store.open(path)  # a third open must not re-run migration 2
+    store = await Store.open(path)  # a third open must not re-run the new migration
     async with store.db.execute("SELECT COUNT(*) FROM later") as cur:
         assert (await cur.fetchone())[0] == 1
     await store.close()
@@ -136,4 +137,56 @@ async def test_games_of_a_user_and_by_thread(tmp_path):
     assert await store.games_of_user(10, guild_id=2) == []
     assert (await store.game_for_thread(77)).id == b.id
     assert await store.game_for_thread(78) is None
+    await store.close()
+
+
+async def test_a_database_of_the_first_schema_is_migrated_with_its_games(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as db:   # as the first release left it
+        db.executescript(storage.MIGRATIONS[0])
+        db.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('schema_version', '1');"
+            "INSERT INTO games(game, guild_id, channel_id, host_id, status, created_at, updated_at) "
+            "VALUES ('relativity', 1, 2, 10, 'lobby', 0, 0);"
+            "INSERT INTO seats VALUES (1, 0, 10, 'Alice');")
+    store = await Store.open(str(path))
+    assert await store.schema_version() == storage.SCHEMA_VERSION
+    assert (await store.get_game(1)).seats == [Seat(0, 10, "Alice", dm_closed=False)]
+    await store.close()
+
+
+async def test_tagged_notices_are_found_for_editing_and_closed_dms_are_remembered(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    await store.add_notices(game.id, [Notice("channel", 3, {"n": 1}, tag="board"),
+                                      Notice("user", 10, {"n": 2}, tag="dm:10"),
+                                      Notice("channel", 3, {"n": 3})], now=1.0)
+    board = (await store.tagged_notices(game.id))["board"]
+    await store.commit(game.id, 0, now=2.0, notices=[
+        Notice("channel", 3, {"controls": []}, tag="board", edit_of=board.id),
+        Notice("channel", 3, {"n": 4}, tag="board")])
+    tagged = await store.tagged_notices(game.id)
+    assert {tag: item.payload for tag, item in tagged.items()} == {"board": {"n": 4}, "dm:10": {"n": 2}}
+    edit = next(o for o in await store.pending_outbox(2.0) if o.edit_of == board.id)
+    assert edit.payload == {"controls": []} and not edit.delivered
+    await store.outbox_delivered(board.id, 3.0, 555)
+    assert (await store.outbox_item(board.id)).message_id == 555
+    await store.outbox_retry(edit.id, 9.0, attempted=False)
+    assert (await store.outbox_item(edit.id)).attempts == 0
+
+    assert await store.mark_dms_closed(game.id, 10) is True
+    assert await store.mark_dms_closed(game.id, 10) is False   # known already
+    assert (await store.get_game(game.id)).dms_closed == {"10"}
+    await store.close()
+
+
+async def test_a_failed_transaction_writes_nothing(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    with pytest.raises(sqlite3.IntegrityError):   # seat 0 twice
+        await store.commit(game.id, 0, now=1.0, seats=[Seat(0, 10, "A"), Seat(0, 11, "B")],
+                           notices=[Notice("channel", 3, {"n": 1})])
+    assert (await store.get_game(game.id)).version == 0
+    assert await store.outbox_rows() == []
     await store.close()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable, Mapping
 
+from .. import texts
+
 CUSTOM_ID_LIMIT = 100
 MAX_BUTTONS = 20        # 4 rows of 5; the fifth row stays free for a game's extra button
 SELECT_SIZE = 25
@@ -20,24 +22,36 @@ MAX_SELECTS = 5
 def stamp(game, state, player: str) -> str:
     """A short fingerprint of what `player` may do now. Components that carry an action also
     carry the stamp they were built for; a different stamp now means they are out of date.
-    (A commit phase offers the same choices every turn, so its buttons stay valid: pressing
-    one always means "this is my choice now".)"""
+    A secret phase offers the same choices until its reveal, so its buttons stay valid while it
+    lasts (pressing one means "this is my choice now"); its round makes the next phase's
+    buttons differ."""
     prompt = game.prompt(state, player)
     actions = sorted(str(a) for a in game.legal_actions(state, player))
     # Not the prompt's text: it may change when a player commits (and may change again).
-    text = repr((prompt.kind if prompt else None, actions))
+    kind = prompt.kind if prompt else None
+    round_ = adapter_for(game.name).secret_round(game, state) if kind == "secret" else None
+    text = repr((kind, actions, round_))
     return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def choice_specs(game_id: int, stamp_: str, actions: Iterable[str]) -> list[list]:
-    """Buttons for a few short actions, else select menus of up to 25 each."""
-    texts = [str(a) for a in actions]
-    if len(texts) <= MAX_BUTTONS and all(
-            len(f"pp:act:{game_id}:{stamp_}:{t}") <= CUSTOM_ID_LIMIT for t in texts):
-        return [["act", game_id, stamp_, t] for t in texts]
-    fitting = [t for t in texts if len(t) <= 100]
+def choice_specs(game_id: int, stamp_: str, actions: Iterable[str], *, labels: Mapping[str, str] = {},
+                 round_: int | None = None, chosen: str | None = None) -> list[list]:
+    """Buttons for a few short actions, else select menus of up to 25 each. With `round_`, the
+    buttons are a secret phase's (they say which round they belong to); `chosen` is shown as
+    the player's current choice."""
+    texts_ = [str(a) for a in actions]
+    if round_ is not None:
+        specs = [["sec", game_id, round_, stamp_, t, labels.get(t, t), t == chosen] for t in texts_]
+        prefix = f"pp:sec:{game_id}:{round_}:{stamp_}:"
+    else:
+        specs = [["act", game_id, stamp_, t, labels.get(t, t)] for t in texts_]
+        prefix = f"pp:act:{game_id}:{stamp_}:"
+    if len(texts_) <= MAX_BUTTONS and all(len(prefix + t) <= CUSTOM_ID_LIMIT for t in texts_):
+        return specs
+    fitting = [t for t in texts_ if len(t) <= 100]
     groups = [fitting[i:i + SELECT_SIZE] for i in range(0, len(fitting), SELECT_SIZE)]
-    return [["pick", game_id, stamp_, i, group] for i, group in enumerate(groups[:MAX_SELECTS])]
+    return [["pick", game_id, stamp_, i, group, [labels.get(t, t) for t in group]]
+            for i, group in enumerate(groups[:MAX_SELECTS])]
 
 
 def choices_cover(actions: Iterable[str], specs: list[list]) -> bool:
@@ -46,6 +60,8 @@ def choices_cover(actions: Iterable[str], specs: list[list]) -> bool:
     for spec in specs:
         if spec[0] == "act":
             offered.add(spec[3])
+        elif spec[0] == "sec":
+            offered.add(spec[4])
         elif spec[0] == "pick":
             offered.update(spec[4])
     return set(map(str, actions)) <= offered
@@ -59,6 +75,21 @@ class Adapter:
     """The generic UI: a button under the board that opens the presser's own choices."""
 
     option_hints: list[str] = []   # suggestions for /play options:
+    deadline_scope = "move"        # what a deadline is given for: "Each move has 1 day."
+
+    def secret_round(self, game, state) -> int | None:
+        """Which secret phase this is (a number that differs from one phase to the next), or
+        None when the game has no such count: its secret buttons then are plain ones."""
+        return None
+
+    def continues(self, game, old, new, player: str) -> bool:
+        """Whether `player`, to act in public before and after a change, goes on with the same
+        action (their board post is then updated, and they are not pinged again)."""
+        return False
+
+    def players_in(self, game, view: Mapping) -> list[str]:
+        """The players still in the game (those who must agree to a draw)."""
+        return [p for p in view["players"] if p not in view["left"]]
 
     def matches(self, action: str, typed: str) -> bool:
         """Whether `action` fits what the player has typed so far (for autocomplete)."""
@@ -68,7 +99,19 @@ class Adapter:
         """How actions are listed in autocomplete."""
         return list(actions)
 
-    def turn_controls(self, game_id: int, game, state, view: Mapping) -> list[list]:
+    def suggestions(self, game, state, player: str, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete for /move: (value, label) pairs of the player's legal moves that fit
+        what they typed."""
+        fitting = [text for text in map(str, game.legal_actions(state, player))
+                   if len(text) <= 100 and self.matches(text, typed)][:25]
+        return list(zip(fitting, self.action_labels(game, state, player, fitting)))
+
+    def turn_prompt(self, game, old, new, player: str) -> str:
+        """What the thread says to a player whose public turn it is (`old` is the state before
+        the change, None at the start)."""
+        return game.prompt(new, player).text
+
+    def turn_controls(self, game_id: int, game, state, view: Mapping, names: Mapping[str, str]) -> list[list]:
         """Controls under a public board post (the game is running)."""
         kinds = {p: game.prompt(state, p).kind for p in game.to_act(state)}
         if not kinds:
@@ -77,19 +120,30 @@ class Adapter:
             return [["mine", game_id, "Open my private controls"]]
         return [["mine", game_id, "Choose my move"]]
 
-    def player_controls(self, game_id: int, game, state, player: str) -> tuple[list[list], str]:
+    def player_controls(self, game_id: int, game, state, player: str,
+                        names: Mapping[str, str]) -> tuple[list[list], str]:
         """The choices of one player (in a DM or an ephemeral message), and a note for the text."""
         actions = [str(a) for a in game.legal_actions(state, player)]
         if not actions:
             return [], ""
-        specs = choice_specs(game_id, stamp(game, state, player), actions)
+        prompt = game.prompt(state, player)
+        round_ = self.secret_round(game, state) if prompt.kind == "secret" else None
+        specs = choice_specs(game_id, stamp(game, state, player), actions, round_=round_)
         note = "" if choices_cover(actions, specs) else (
             "\nNot every move fits in the menus: type `/move` to see them all.")
         return specs, note
 
     def describe_action(self, game, state, player: str, action: str) -> str:
-        """How the bot confirms an applied action to the player who made it."""
+        """How the bot confirms an action to the player who made it (`state`: before it)."""
         return f"`{action}`"
+
+    def standings(self, game, state, names: Mapping[str, str]) -> str:
+        """The final standing, after the result line (empty when there is nothing to say)."""
+        scores = game.scores(state)
+        if not any(scores.values()):
+            return ""
+        return "Score: " + ", ".join(f"{texts.display(names.get(p, p))} {n}"
+                                     for p, n in scores.items()) + "."
 
 
 _ADAPTERS: dict[str, Adapter] = {}
@@ -101,6 +155,8 @@ def register(game_name: str, adapter: Adapter) -> None:
 
 
 def adapter_for(game_name: str) -> Adapter:
-    if not _ADAPTERS:
-        from . import global_warming, relativity  # noqa: F401  (they register themselves)
     return _ADAPTERS.get(game_name, _DEFAULT)
+
+
+# The games' adapters register themselves (and their components); they need the above.
+from . import global_warming, relativity  # noqa: E402,F401

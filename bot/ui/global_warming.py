@@ -1,23 +1,36 @@
 """Global Warming's controls: die-face buttons (in the DM, or ephemeral), then in the thread step
-buttons (pawn colour and direction) for a number, or a tile menu, a destination menu and Pass
-for the null."""
+buttons (pawn owner, colour and direction) for a number, or a tile menu, a destination menu and
+Pass for the null."""
 
 from __future__ import annotations
+
+from typing import Mapping
 
 import discord
 from discord.ui import DynamicItem, Select
 
-from ..components import builds, controller, values_of
-from . import SELECT_SIZE, Adapter, register, stamp
+from engine import GameError
+from engine.piecepack import VALUE_NAMES
 
-FACE_LABELS = {"n": "Null", "a": "Ace", "2": "2", "3": "3", "4": "4", "5": "5"}
+from .. import texts
+from ..components import builds, controller, values_of
+from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
+
+FACE_LABELS = {value: name.capitalize() for value, name in VALUE_NAMES.items()}
 PAWN_MARKS = {"red": "🔴", "black": "⚫", "green": "🟢", "blue": "🔵"}
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 
-def step_label(action: str) -> str:
+def step_label(action: str, owners: Mapping[str, str]) -> str:
+    """`black down` -> `bob ⚫ ↓` (whose pawn, its colour, the direction)."""
     colour, direction = action.split()
-    return f"{PAWN_MARKS.get(colour, '')} {colour} {ARROWS.get(direction, direction)}".strip()
+    owner = owners.get(colour, colour)
+    return f"{owner} {PAWN_MARKS.get(colour, '')} {ARROWS.get(direction, direction)}".replace("  ", " ")
+
+
+def pawn_owners(view: Mapping, names: Mapping[str, str]) -> dict[str, str]:
+    """pawn colour -> its player's name."""
+    return {colour: names.get(player, player) for player, colour in view.get("colours", {}).items()}
 
 
 def tile_moves(actions: list[str]) -> dict[str, list[str]]:
@@ -30,47 +43,94 @@ def tile_moves(actions: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def tile_labels(view: dict) -> dict[str, str]:
-    return {f"{t['x']},{t['y']}": f"{t['x']},{t['y']}: {FACE_LABELS[t['value']].lower()} of {t['suit']}"
+def tile_names(view: Mapping) -> dict[str, str]:
+    """position `x,y` -> the tile there, e.g. `ace of arms`."""
+    return {f"{t['x']},{t['y']}": f"{VALUE_NAMES[t['value']]} of {t['suit']}"
             for t in view.get("island", [])}
 
 
 class GlobalWarmingAdapter(Adapter):
     option_hints = ["variant=standard", "variant=orthogonal", "variant=diagonal"]
+    deadline_scope = "turn's choice and each action"
 
-    def turn_controls(self, game_id, game, state, view):
+    def secret_round(self, game, state):
+        return game.view(state, None)["turn"]
+
+    def continues(self, game, old, new, player):
+        was, now = game.view(old, None), game.view(new, None)
+        return (was["phase"] == now["phase"] == "act" and was["turn"] == now["turn"]
+                and was["actor"] == now["actor"] == player)
+
+    def players_in(self, game, view):
+        return [p for p in super().players_in(game, view) if p not in view["drowned"]]
+
+    def turn_controls(self, game_id, game, state, view, names):
         to_act = game.to_act(state)
         if not to_act:
             return []
         if view.get("phase") == "commit":
             return [["mine", game_id, "Open my private controls"]]
         (actor,) = to_act
-        return self.act_controls(game_id, game, state, actor, view)
+        return self.act_controls(game_id, game, state, actor, view, names)
 
-    def act_controls(self, game_id, game, state, player, view):
+    def act_controls(self, game_id, game, state, player, view, names):
         st = stamp(game, state, player)
         actions = [str(a) for a in game.legal_actions(state, player)]
         if "pass" in actions or any(">" in a for a in actions):
-            labels = tile_labels(view)
-            sources = [[src, labels.get(src, src)] for src in sorted(tile_moves(actions))][:SELECT_SIZE]
+            tiles = tile_names(view)
+            sources = [[src, f"{src}: {tiles.get(src, '?')}"]
+                       for src in sorted(tile_moves(actions))][:SELECT_SIZE]
             specs = [["gwtile", game_id, st, sources]] if sources else []
             return specs + [["act", game_id, st, "pass", "Pass (move no tile)"]]
-        return [["act", game_id, st, a, step_label(a)] for a in actions][:20]
+        owners = pawn_owners(view, names)
+        return [["act", game_id, st, a, step_label(a, owners)] for a in actions][:20]
 
-    def player_controls(self, game_id, game, state, player):
+    def player_controls(self, game_id, game, state, player, names):
         actions = [str(a) for a in game.legal_actions(state, player)]
         if not actions:
             return [], ""
         prompt = game.prompt(state, player)
+        own = game.view(state, player)
         if prompt.kind == "secret":
-            st = stamp(game, state, player)
-            return [["act", game_id, st, a, FACE_LABELS.get(a, a)] for a in actions], ""
-        return self.act_controls(game_id, game, state, player, game.view(state, player)), ""
+            return choice_specs(game_id, stamp(game, state, player), actions, labels=FACE_LABELS,
+                                round_=own["turn"], chosen=own["own_commit"]), ""
+        return self.act_controls(game_id, game, state, player, own, names), ""
+
+    def suggestions(self, game, state, player, typed):
+        """Several steps typed at once (`red up, blue left, `): the steps before the last comma
+        are kept when they are legal, and the next legal steps are suggested after them."""
+        head, comma, last = typed.rpartition(",")
+        if not comma or game.view(state, None)["steps_left"] is None:
+            return super().suggestions(game, state, player, typed)
+        prefix = ", ".join(part.strip() for part in head.split(",") if part.strip())
+        try:
+            after = game.apply(state, player, prefix)
+        except GameError:
+            return []
+        if player not in game.to_act(after):
+            return [(prefix, prefix)]    # no step left after these
+        values = [f"{prefix}, {a}" for a in map(str, game.legal_actions(after, player))
+                  if self.matches(a, last)]
+        return [(v, v) for v in values if len(v) <= 100][:25]
 
     def describe_action(self, game, state, player, action):
         if action in FACE_LABELS:
             return f"**{FACE_LABELS[action]}**"
+        if ">" in action:
+            src, dst = action.split(">")
+            tile = tile_names(game.view(state, None)).get(src)
+            if tile:
+                return f"`{action}` (the {tile} to {dst})"
         return f"`{action}`"
+
+    def standings(self, game, state, names):
+        """The order in which players went out (the winner is said already)."""
+        outcome = game.outcome(state)
+        scores = game.scores(state)
+        out = sorted((p for p in scores if p not in outcome.winners), key=lambda p: scores[p])
+        if not out:
+            return ""
+        return f"Out, in this order: {texts.name_list(out, names)}."
 
 
 register("global-warming", GlobalWarmingAdapter())
@@ -103,7 +163,8 @@ class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[
             dests = moves.get(src, [])
             pages = [dests[i:i + SELECT_SIZE] for i in range(0, len(dests), SELECT_SIZE)][:5]
             specs = [["gwdest", row.id, self.stamp, src, n, page] for n, page in enumerate(pages)]
-            return f"Move the tile at **{src}** to:", specs
+            tile = tile_names(game.view(state, None)).get(src, "tile")
+            return f"Move the {tile} at **{src}** to:", specs
 
         await controller(interaction).adapter_step(interaction, self.game_id, self.stamp,
                                                    destinations, new_message=True)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import discord
 from discord.ui import DynamicItem, Select
 
+from engine.piecepack import VALUE_NAMES
+
 from ..components import builds, controller, values_of
 from . import Adapter, normalise, register, stamp
-
-VALUE_WORDS = {"n": "null", "a": "ace", "2": "2", "3": "3", "4": "4", "5": "5"}
 
 
 def partners(actions: list[str]) -> dict[str, list[str]]:
@@ -23,16 +23,27 @@ def partners(actions: list[str]) -> dict[str, list[str]]:
 
 
 class RelativityAdapter(Adapter):
-    def turn_controls(self, game_id, game, state, view):
+    def turn_prompt(self, game, old, new, player):
+        """The whole explanation at the start of each round; then only who plays which role
+        and the swap that may not be undone."""
+        view = game.view(new, None)
+        if old is None or game.view(old, None)["round"] != view["round"]:
+            return super().turn_prompt(game, old, new, player)
+        role = next(r for r, p in view["roles"].items() if p == player)
+        text = f"You are {role.capitalize()}."
+        if view["last_swap"]:
+            text += f" You may not reverse {'#'.join(view['last_swap'])}."
+        return text
+
+    def turn_controls(self, game_id, game, state, view, names):
         return [["mine", game_id, "Pick a swap"]] if game.to_act(state) else []
 
-    def player_controls(self, game_id, game, state, player):
+    def player_controls(self, game_id, game, state, player, names):
         actions = [str(a) for a in game.legal_actions(state, player)]
         if not actions:
             return [], ""
         coins = game.view(state, player)["coins"]
-        options = [[cell, f"{cell}: {VALUE_WORDS[coins[cell]]} ({len(cells)} swaps)"]
-                   for cell, cells in partners(actions).items()]
+        options = [[cell, f"{cell}: {VALUE_NAMES[coins[cell]]}"] for cell in partners(actions)]
         return [["relcoin", game_id, stamp(game, state, player), options]], \
             "\nPick the coin to move, then the coin to swap it with."
 
@@ -46,14 +57,12 @@ class RelativityAdapter(Adapter):
         labels = []
         for action in actions:
             a, b = action.split("#")
-            labels.append(f"{action}  ({VALUE_WORDS[coins[a]]} and {VALUE_WORDS[coins[b]]})")
+            labels.append(f"{action}  ({VALUE_NAMES[coins[a]]} and {VALUE_NAMES[coins[b]]})")
         return labels
 
-    def describe_action(self, game, state, player, action):
-        return f"`{action}`"
 
-
-register("relativity", RelativityAdapter())
+ADAPTER = RelativityAdapter()
+register("relativity", ADAPTER)
 
 
 @builds("relcoin")
@@ -80,12 +89,12 @@ class CoinSelect(DynamicItem[Select], template=r"pp:relc:(?P<gid>\d+):(?P<stamp>
         def show_partners(row, game, state, player):
             actions = [str(a) for a in game.legal_actions(state, player)]
             coins = game.view(state, player)["coins"]
-            specs, _ = RelativityAdapter().player_controls(row.id, game, state, player)
+            specs, _ = ADAPTER.player_controls(row.id, game, state, player, row.names)
             specs[0].append(cell)  # keep the coin menu, with this coin chosen
             specs.append(["relto", row.id, self.stamp, cell,
-                          [[other, f"{other}: {VALUE_WORDS[coins[other]]}"]
+                          [[other, f"{other}: {VALUE_NAMES[coins[other]]}"]
                            for other in partners(actions).get(cell, [])]])
-            return f"Swap **{cell}** ({VALUE_WORDS[coins[cell]]}) with:", specs
+            return f"Swap **{cell}** ({VALUE_NAMES[coins[cell]]}) with:", specs
 
         await ctl.adapter_step(interaction, self.game_id, self.stamp, show_partners)
 
