@@ -250,13 +250,19 @@ class Controller(commands.Cog):
     async def action_chosen(self, interaction: discord.Interaction, game_id: int, action: str,
                             stamp: str | None, edit: bool = False) -> None:
         """A button or menu carrying an action was used. With `edit`, the (ephemeral) message
-        holding the menu is replaced by the confirmation."""
+        holding the menu is replaced by the confirmation. Private controls that are out of date
+        are answered with the current ones."""
         async with self.answering(interaction, game_id):
             if edit:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            done = await self.flow.act(game_id, interaction.user.id, "move", action, stamp=stamp)
+            try:
+                done = await self.flow.act(game_id, interaction.user.id, "move", action, stamp=stamp)
+            except StaleControls as exc:
+                row, game, state, player = await self.acting_player(interaction, game_id)
+                await self.send_controls(interaction, row, game, state, player, header=str(exc))
+                return
             if edit:   # the menus' message: its board image is out of date too
                 await interaction.edit_original_response(content=done.message, view=None, attachments=[])
             else:
@@ -342,7 +348,7 @@ class Controller(commands.Cog):
             public = g.view(state, None)
             views = [public]
             lines = [f"**{texts.game_label(g.title, row.id)}**"
-                     + (f" in <#{row.thread_id}>" if row.thread_id else "")]
+                     + f" in <#{row.thread_id or row.channel_id}>"]
             player = str(interaction.user.id)
             if g.outcome(state) is not None:
                 lines.append(self.flow.result_line(g, state, names))
@@ -388,7 +394,7 @@ class Controller(commands.Cog):
                 deadline = (await self.bot.store.timers_of(row.id)).get("deadline")
                 if deadline:
                     where += f", deadline {texts.timestamp(deadline.due_at)}"
-                link = f" <#{row.thread_id}>" if row.thread_id else ""
+                link = f" <#{row.thread_id or row.channel_id}>"  # no thread: played in the channel
                 lines.append(f"{label}: {where}.{link}")
             await self.say(interaction, texts.clip("\n".join(lines)))
 

@@ -7,8 +7,11 @@ DMs are closed, error 50007) is remembered for that game and replaced by the not
 is recorded as failed and logged.
 
 A notice with `edit_of` edits the message an earlier notice became: its content, image and
-controls, each only when the payload has it. It waits for that notice to be delivered; when
-there is no message to edit, it is posted as a new one if `repost`, else dropped.
+controls, each only when the payload has it. It waits for that notice to be delivered (when
+that one was given up, it edits the message that one was to edit). When there is no message to
+edit, or Discord will not edit it, it is posted as a new one if `repost` and no later notice of
+its tag has been queued (that one says what is current: an old post must not come back after
+it); else it is dropped.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -64,13 +68,15 @@ class Delivery:
                 await store.outbox_retry(item.id, max(target.next_attempt_at, self.bot.now() + 1),
                                          attempted=False)
                 return False
-            if target is not None and target.delivered and target.message_id:
-                message = target.message_id
-            elif not item.payload.get("repost"):
+            message = await self.message_of(target)
+            if message is None and not await self.may_repost(item):
                 await store.outbox_failed(item.id, "nothing to edit")
                 return False
         try:
-            message_id = await (self.edit(item, message) if message else self.send(item))
+            if message:
+                message_id = await self.edit(item, message)
+            else:
+                message_id = await self.send(replace(item, payload=await self.reposted(item)))
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 await self.retry(item, f"HTTP {exc.status}")
@@ -95,6 +101,28 @@ class Delivery:
         await store.outbox_delivered(item.id, self.bot.now(), message_id)
         return True
 
+    async def message_of(self, item: OutboxItem | None) -> int | None:
+        """The message an edit of `item` goes to: the one it became; if it was given up (an
+        edit that failed), the one it was to edit, and so on."""
+        while item is not None and item.failed and item.edit_of is not None:
+            item = await self.bot.store.outbox_item(item.edit_of)
+        return item.message_id if item is not None and item.delivered else None
+
+    async def may_repost(self, item: OutboxItem) -> bool:
+        return bool(item.payload.get("repost")) and not await self.bot.store.superseded(item)
+
+    async def reposted(self, item: OutboxItem) -> dict:
+        """What an edit posted as a new message shows: its own parts, and the image of the
+        message it was to edit when it has none (a status line's edit)."""
+        payload, earlier = item.payload, item
+        while "board" not in payload and earlier.edit_of is not None:
+            earlier = await self.bot.store.outbox_item(earlier.edit_of)
+            if earlier is None:
+                break
+            if "board" in earlier.payload:
+                payload = {**payload, "board": earlier.payload["board"]}
+        return payload
+
     async def retry(self, item: OutboxItem, reason: str) -> None:
         if item.attempts >= len(RETRY_DELAYS):
             log.warning("giving up notice %s for game %s after %s attempts: %s",
@@ -113,20 +141,19 @@ class Delivery:
         if item.target_kind != "channel" or row is None or item.target_id == row.channel_id:
             return False
         log.warning("notice %s for game %s: thread %s unknown; posting in the channel", item.id, row.id, item.target_id)
-        await store.outbox_failed(item.id, "thread gone")
-        await store.add_notices(row.id, [Notice("channel", row.channel_id, item.payload, tag=item.tag)],
-                                self.bot.now())
+        await store.outbox_failed(item.id, "thread gone", game_id=row.id, now=self.bot.now(),
+                                  replacements=[Notice("channel", row.channel_id, item.payload, tag=item.tag)])
         return True
 
     async def edit_refused(self, item: OutboxItem, exc: discord.HTTPException) -> None:
         """The message to edit is gone (or may not be edited): post anew when the notice says
-        so; else it does not matter (it only took old controls off)."""
-        store = self.bot.store
+        so and is still the latest of its tag; else it does not matter (it only took old
+        controls off, or a later post replaces it)."""
         log.info("notice %s for game %s could not edit its message: %s", item.id, item.game_id, exc)
-        await store.outbox_failed(item.id, f"edit refused {exc.status} {exc.code}")
-        if item.payload.get("repost"):
-            await store.add_notices(item.game_id, [Notice(item.target_kind, item.target_id,
-                                                          item.payload, tag=item.tag)], self.bot.now())
+        repost = [Notice(item.target_kind, item.target_id, await self.reposted(item), tag=item.tag)] \
+            if await self.may_repost(item) else []
+        await self.bot.store.outbox_failed(item.id, f"edit refused {exc.status} {exc.code}",
+                                           replacements=repost, game_id=item.game_id, now=self.bot.now())
 
     async def dm_refused(self, item: OutboxItem, exc: discord.HTTPException) -> None:
         store = self.bot.store
@@ -189,6 +216,7 @@ class Delivery:
                 png = await asyncio.to_thread(render_board, board)
             except Exception:
                 log.exception("could not draw the board of game %s", item.game_id)
+                kwargs["attachments"] = []   # an edited post's old image shows an old board
             else:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename=BOARD_FILE)
         return kwargs

@@ -94,12 +94,14 @@ def public_part(view: Mapping) -> dict:
 
 CLOSED = "*(Closed: this choice is over; see the thread.)*"
 REPLACED = "*(Replaced by the newer message below.)*"
+DRAW_OVER = "*(This draw offer is over.)*"   # a move lets it lapse without a word in the log
 
 
 def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
     """A notice that takes the controls off the message `item` became, if it had live ones
-    (and with `note`, says why under its text)."""
-    if item is None or item.failed or not item.payload.get("controls"):
+    (and with `note`, says why under its text). An edit that was given up still has its
+    message, with the controls it had before."""
+    if item is None or not item.payload.get("controls") or (item.failed and item.edit_of is None):
         return []
     payload: dict = {"controls": []}
     if note and item.payload.get("content"):
@@ -246,11 +248,9 @@ class GameFlow:
     def lobby_controls(self, row: GameRow) -> list[list]:
         if row.status != "lobby":
             return []
-        game = self.game_of(row)
-        # A game with a fixed number of seats starts by itself when they are all taken.
-        ops = ("join", "leave", "cancel") if game.min_players == game.max_players \
-            else ("join", "leave", "start", "cancel")
-        return [["lobby", row.id, op] for op in ops]
+        # Every lobby has the same four buttons; a game with a fixed number of seats also
+        # starts by itself when they are all taken (Start then only explains that).
+        return [["lobby", row.id, op] for op in ("join", "leave", "start", "cancel")]
 
     async def lobby(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
@@ -303,6 +303,9 @@ class GameFlow:
         if user_id is not None and user_id != row.host_id:
             raise UserError("Only the host can start the game.")
         if len(row.seats) < game.min_players:
+            if game.min_players == game.max_players:
+                raise UserError(f"{game.title} is for {game.min_players} players; it starts by "
+                                "itself as soon as every seat is taken.")
             raise UserError(f"{game.title} needs at least {game.min_players} players.")
 
     async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]]) -> GameRow:
@@ -395,6 +398,10 @@ class GameFlow:
                 raise StaleControls(f"Those buttons were for turn {round_}; here are the ones for turn {now}."
                                     if now != round_ else "Those buttons are out of date; here are the current ones.")
         elif player in game.to_act(state) and stamp != current:
+            if game.prompt(state, player).kind != "public":
+                # private controls (a DM, or the first release's die faces): the latest ones may
+                # be these very ones, so the player is shown the current ones
+                raise StaleControls("Those buttons are out of date; here are the current ones.")
             raise UserError("Those controls are out of date: the game has moved on. "
                             "Use the latest ones, or `/move`.")
 
@@ -498,7 +505,7 @@ class GameFlow:
         head_lines = ([prefix] if prefix else []) + log_lines
         notices: list[Notice] = []
         if old_public and old_public["draw_offer"] and not new_public["draw_offer"]:
-            notices += strip(posts.get("draw"))
+            notices += strip(posts.get("draw"), DRAW_OVER)
         if not finished and kind in ("offer", "accept", "decline"):
             # Draw offers and answers: short posts; the board and the turn stand as they were.
             notices += self.draw_notices(row, game, new, new_public, actor, kind, head_lines, thread)

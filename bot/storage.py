@@ -526,10 +526,25 @@ class Store:
                 "UPDATE outbox SET attempts=attempts+?, next_attempt_at=? WHERE id=?",
                 (int(attempted), next_attempt_at, item_id))
 
-    async def outbox_failed(self, item_id: int, reason: str) -> None:
-        async with self.lock:
+    async def outbox_failed(self, item_id: int, reason: str, *, replacements: Iterable[Notice] = (),
+                            game_id: int | None = None, now: float = 0.0) -> None:
+        """Give up a notice; `replacements` (of game `game_id`) are queued in the same
+        transaction, so a restart cannot lose them."""
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET attempts=attempts+1, failed=? WHERE id=?", (reason, item_id))
+            await self._insert_notices(game_id, replacements, now)
+
+    async def superseded(self, item: OutboxItem) -> bool:
+        """Whether a later notice of the game has the same tag: the game has moved on from the
+        message this one was to become."""
+        if item.tag is None:
+            return False
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT 1 FROM outbox WHERE game_id IS ? AND tag=? AND id>? LIMIT 1",
+                    (item.game_id, item.tag, item.id)) as cur:
+                return await cur.fetchone() is not None
 
     async def prune_outbox(self, before: float) -> int:
         """Forget notices delivered (or given up) before `before`; returns how many. Running

@@ -182,8 +182,10 @@ async def test_lobby_join_leave_cancel_and_invitations(fake, people, tmp_path, d
         res = await fake.slash(alice, "play", {"game": "relativity", "opponent": bob, "deadline": "3d"})
         lobby = res.original
         assert f"<@{bob}>" in lobby.content and "3 days for each move" in lobby.content
-        # two seats: it starts when both are taken, so there is no Start button
-        assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Cancel"]
+        # every lobby has the four buttons; two seats start by themselves, so Start explains that
+        assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+        assert "starts by itself" in said(await press(fake, alice, lobby.button("Start"),
+                                                      message_id=lobby.id))
         refused = await press(fake, carol, lobby.button("Join"), message_id=lobby.id)
         assert "kept for the invited player" in said(refused)
         refused = await press(fake, carol, lobby.button("Cancel"), message_id=lobby.id)
