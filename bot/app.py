@@ -39,6 +39,11 @@ def carries_component(interaction: discord.Interaction) -> bool:
                for row in rows for c in [row, *getattr(row, "children", [])])
 
 
+# The bot never joins voice: discord.py's start-up warnings about voice libraries would only
+# worry the admin reading the log.
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
+
 class PiecepackBot(commands.Bot):
     """`clock` returns the current time in seconds (time.time by default; tests pass a fake one
     and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""

@@ -46,31 +46,43 @@ def controller(interaction: discord.Interaction):
     return interaction.client.controller  # type: ignore[attr-defined]
 
 
-_LOBBY = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+# Buttons with a fixed operation on a game: kind -> op -> (label, style).
+_OPS = {
+    "lobby": {
+        "join": ("Join", discord.ButtonStyle.success),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.primary),
+        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    },
+    "draw": {  # the answers to a standing draw offer
+        "accept": ("Accept the draw", discord.ButtonStyle.success),
+        "decline": ("Decline", discord.ButtonStyle.secondary),
+    },
 }
 
 
-@builds("lobby")
-class LobbyButton(DynamicItem[Button], template=r"pp:lobby:(?P<gid>\d+):(?P<op>join|leave|start|cancel)"):
-    def __init__(self, game_id: int, op: str):
-        label, style = _LOBBY[op]
-        super().__init__(Button(label=label, style=style, custom_id=f"pp:lobby:{game_id}:{op}"))
-        self.game_id, self.op = game_id, op
+class OpButton(DynamicItem[Button], template=r"pp:(?P<kind>lobby|draw):(?P<gid>\d+):(?P<op>[a-z]+)"):
+    """The lobby's Join, Leave, Start and Cancel; a draw offer's Accept and Decline."""
 
-    @classmethod
-    def from_spec(cls, game_id, op):
-        return cls(int(game_id), op)
+    def __init__(self, kind: str, game_id: int, op: str):
+        label, style = _OPS[kind][op]
+        super().__init__(Button(label=label, style=style, custom_id=f"pp:{kind}:{game_id}:{op}"))
+        self.kind, self.game_id, self.op = kind, game_id, op
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["op"])
+        return cls(match["kind"], int(match["gid"]), match["op"])
 
     async def callback(self, interaction):
-        await controller(interaction).lobby_pressed(interaction, self.game_id, self.op)
+        handlers = controller(interaction)
+        press = handlers.lobby_pressed if self.kind == "lobby" else handlers.draw_pressed
+        await press(interaction, self.game_id, self.op)
+
+
+OpButton.__item_repr_attributes__ = ("game_id",)
+DYNAMIC_ITEMS.append(OpButton)
+for _kind in _OPS:
+    BUILDERS[_kind] = lambda game_id, op, _kind=_kind: OpButton(_kind, int(game_id), op)
 
 
 @builds("act")
@@ -168,28 +180,3 @@ class MineButton(DynamicItem[Button], template=r"pp:mine:(?P<gid>\d+)"):
 
     async def callback(self, interaction):
         await controller(interaction).open_controls(interaction, self.game_id)
-
-
-_DRAW = {"accept": ("Accept the draw", discord.ButtonStyle.success),
-         "decline": ("Decline", discord.ButtonStyle.secondary)}
-
-
-@builds("draw")
-class DrawButton(DynamicItem[Button], template=r"pp:draw:(?P<gid>\d+):(?P<op>accept|decline)"):
-    """An answer to a standing draw offer."""
-
-    def __init__(self, game_id: int, op: str):
-        label, style = _DRAW[op]
-        super().__init__(Button(label=label, style=style, custom_id=f"pp:draw:{game_id}:{op}"))
-        self.game_id, self.op = game_id, op
-
-    @classmethod
-    def from_spec(cls, game_id, op):
-        return cls(int(game_id), op)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["op"])
-
-    async def callback(self, interaction):
-        await controller(interaction).draw_pressed(interaction, self.game_id, self.op)
