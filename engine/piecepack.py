@@ -12,6 +12,8 @@ SUIT_LETTERS = {"suns": "S", "moons": "M", "crowns": "C", "arms": "A"}
 # Values in rank order; notation as in Portable Piecepack Notation: n a 2 3 4 5.
 VALUES = ("n", "a", "2", "3", "4", "5")
 VALUE_NAMES = {"n": "null", "a": "ace", "2": "2", "3": "3", "4": "4", "5": "5"}
+# The mark a value shows on a piece. A real null is blank: drawings give it a ring instead.
+VALUE_SYMBOLS = {"a": "A", "2": "2", "3": "3", "4": "4", "5": "5"}
 VALUE_RANK = {v: i for i, v in enumerate(VALUES)}  # null 0, ace 1, ... 5
 
 _VALUE_WORDS = {

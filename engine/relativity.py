@@ -23,8 +23,6 @@ CENTRE = tuple(CELL_INDEX[c] for c in ("c2", "d2", "c3", "d3"))
 ROUNDS = ("night", "day")
 ROUND_SUIT = {"night": "Moons", "day": "Suns"}
 ROLE_NAME = {"space": "Space", "time": "Time"}
-# Plural words for a value in messages: "a molecule of 2s", "of nulls".
-VALUE_PLURAL = {"n": "nulls", "a": "aces", "2": "2s", "3": "3s", "4": "4s", "5": "5s"}
 ROUND_TROPHIES = 5   # the round (Night) or the game (Day) ends once this many are won in it
 WINNING_TROPHIES = 6  # the game ends as soon as one player holds this many
 
@@ -273,10 +271,6 @@ class Relativity(Game):
             return {"space": first, "time": second}
         return {"space": second, "time": first}
 
-    @classmethod
-    def role_of(cls, state: Mapping, player: str) -> str:
-        return "space" if cls.roles(state)["space"] == player else "time"
-
     def _to_act(self, state):
         data = state["data"]
         if data["end"] is not None:
@@ -359,7 +353,12 @@ class Relativity(Game):
         data["coins"] = "".join(coins)
         data["last_swap"] = [action.first, action.second]
         data["turn"] = "time" if role == "space" else "space"
+        self._claim_molecules(s, player)
+        self._end_round_or_game(s)
 
+    def _claim_molecules(self, s: dict, player: str) -> None:
+        """`player` takes the trophy of every value now in a molecule and unclaimed this round."""
+        data = s["data"]
         round_name = data["round"]
         trophies = data["trophies"][round_name]
         for value in VALUES:
@@ -371,10 +370,16 @@ class Relativity(Game):
             trophies[value] = player
             data["molecules"].append({"value": value, "cells": [CELLS[i] for i in cells],
                                       "player": player, "round": round_name})
-            self._log(s, f"{player} made a molecule of {VALUE_PLURAL[value]} and takes the "
+            self._log(s, f"{player} made a molecule of {value_name(value)}s and takes the "
                          f"{value_name(value)} of {ROUND_SUIT[round_name]}.",
                       event="trophy", player=player, value=value, round=round_name)
 
+    def _end_round_or_game(self, s: dict) -> None:
+        """Day follows a Night with five trophies won; the game ends at six trophies held or
+        five won by Day."""
+        data = s["data"]
+        round_name = data["round"]
+        trophies = data["trophies"][round_name]
         counts = self._trophy_counts(s)
         won_this_round = sum(p is not None for p in trophies.values())
         if max(counts.values()) >= WINNING_TROPHIES or (
@@ -440,7 +445,6 @@ class Relativity(Game):
         return {
             "round": data["round"],
             "roles": self.roles(state),
-            "night_space": state["players"][0],
             "turn": to_act[0] if to_act else None,
             "coins": {cell: data["coins"][i] for i, cell in enumerate(CELLS)},
             "layout": coins_to_layout(data["coins"]),

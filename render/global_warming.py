@@ -19,6 +19,7 @@ from __future__ import annotations
 from engine.piecepack import value_name
 
 from . import piecepack as pp
+from .common import HIGHLIGHT, display_names, outcome_headline
 from .svg import circle, document, element, fit, group, num, rect, text
 
 WIDTH, HEIGHT = 600, 500
@@ -35,7 +36,6 @@ WATER = "#3f86b5"
 WATER_LINE = "#5b9cc7"
 INK = pp.INK
 SOFT = "#3d5361"
-HIGHLIGHT = "#ffc533"
 TRAIL = "#ff9f1a"  # the path of the latest steps, and a moved tile's arrow
 CANCEL = "#c0202a"
 NOTE = 16  # the smallest text size that stays readable on a phone
@@ -43,7 +43,7 @@ NOTE = 16  # the smallest text size that stays readable on a phone
 
 def draw(view: dict, names: dict[str, str] | None = None) -> str:
     """The SVG of a Global Warming view. `names` maps player ids to display names."""
-    names = {p: str((names or {}).get(p, p)) for p in view["players"]}
+    names = display_names(view, names)
     defs = pp.Defs()
     body = [
         rect(0, 0, WIDTH, HEIGHT, fill=SKY),
@@ -71,9 +71,9 @@ def _header(view: dict, names: dict) -> str:
 def _status(view: dict, names: dict) -> str:
     outcome = view.get("outcome")
     if outcome:
-        if outcome["winners"]:
-            return fit(" & ".join(names[w] for w in outcome["winners"]) + " wins", 36)
-        return "Game over: nobody survived" if not outcome.get("draw") else "Game drawn"
+        if not outcome["winners"] and not outcome.get("draw"):
+            return "Game over: nobody survived"  # all drowned
+        return fit(outcome_headline(outcome, names), 36)
     if view["phase"] == "commit":
         choosing = view["to_act"]
         chosen = [p for p in view["committed"] if p in choosing]

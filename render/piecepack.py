@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from engine.piecepack import SUIT_COLOURS
+from engine.piecepack import SUIT_COLOURS, VALUE_SYMBOLS
 
-from .svg import FONT_FAMILY, element, escape, num
+from .svg import element, num, text
 
 # Colour names used by the engine (pawns, dice) -> paint.
 PAINT = {"red": "#d0282e", "black": "#222222", "green": "#18884a", "blue": "#1f5fc4"}
@@ -54,7 +54,8 @@ def place(symbol_id: str, x: float, y: float, size: float, **values) -> str:
                    height=float(size), **values)
 
 
-def _symbol(symbol_id: str, view_box: str, body: str) -> str:
+def symbol(symbol_id: str, view_box: str, body: str) -> str:
+    """A <symbol> for Defs.need: `body` drawn in `view_box`, free to spill over its edges."""
     return f'<symbol id="{symbol_id}" viewBox="{view_box}" overflow="visible">{body}</symbol>'
 
 
@@ -63,11 +64,7 @@ def _value_glyph(value: str, colour: str, size: float) -> str:
     if value == "n":
         return element("circle", cx=0, cy=0, r=float(size * 0.22), fill="none", stroke=colour,
                        stroke_width=float(size * 0.11))
-    label = "A" if value == "a" else value
-    return (
-        f'<text x="0" y="{num(size * 0.365)}" font-family="{FONT_FAMILY}" font-size="{num(size)}"'
-        f' font-weight="bold" text-anchor="middle" fill="{colour}">{escape(label)}</text>'
-    )
+    return text(0, 0, VALUE_SYMBOLS[value], size, bold=True, fill=colour)
 
 
 # ---------------------------------------------------------------------------- suit symbols
@@ -121,7 +118,7 @@ def suit_symbol(defs: Defs, suit: str, paint: str | None = None) -> str:
     """A suit's emblem, in its own colour unless `paint` asks for another (e.g. a pale moon
     on a night sky)."""
     symbol_id = f"suit-{suit}" if paint is None else f"suit-{suit}-{paint.lstrip('#')}"
-    return defs.need(symbol_id, lambda: _symbol(
+    return defs.need(symbol_id, lambda: symbol(
         symbol_id, "-50 -50 100 100", _SUIT_SHAPES[suit](paint or suit_paint(suit))))
 
 
@@ -136,7 +133,7 @@ def _coin_disc() -> str:
 
 def coin_value(defs: Defs, value: str) -> str:
     """A coin value side up: dark value on a light coin."""
-    return defs.need(f"coin-value-{value}", lambda: _symbol(
+    return defs.need(f"coin-value-{value}", lambda: symbol(
         f"coin-value-{value}", "-50 -50 100 100", _coin_disc() + _value_glyph(value, INK, 62)))
 
 
@@ -145,7 +142,7 @@ def coin_suit(defs: Defs, suit: str) -> str:
     def build() -> str:
         inner = suit_symbol(defs, suit)
         body = _coin_disc() + f'<use href="#{inner}" x="-30" y="-30" width="60" height="60"/>'
-        return _symbol(f"coin-suit-{suit}", "-50 -50 100 100", body)
+        return symbol(f"coin-suit-{suit}", "-50 -50 100 100", body)
     return defs.need(f"coin-suit-{suit}", build)
 
 
@@ -178,7 +175,7 @@ def tile_back(defs: Defs, pixels: int) -> str:
             f' fill="{TILE_BACK_GRID}"/><rect x="{inner}" y="{start}"'
             f' width="{pixels - 2 * inner}" height="{line}" fill="{TILE_BACK_GRID}"/>'
         )
-        return _symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
+        return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)
 
 
@@ -195,7 +192,7 @@ def tile_face(defs: Defs, suit: str, value: str, pixels: int) -> str:
             f'<use href="#{mark}" x="8" y="8" width="42" height="42"/>'
             f'<g transform="translate(66,64)">{_value_glyph(value, suit_paint(suit), 54)}</g></g>'
         )
-        return _symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
+        return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)
 
 
@@ -213,7 +210,7 @@ def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
             f'<use href="#{mark}" x="14" y="14" width="30" height="30"/>'
             f'<g transform="translate(29,69)">{_value_glyph(value, suit_paint(suit), 40)}</g></g>'
         )
-        return _symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
+        return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)
 
 
@@ -228,7 +225,7 @@ def pawn(defs: Defs, colour: str, halo: str = "#ffffff") -> str:
         ' L26,24 C14,14 8,-2 12,-14Z"/><circle cy="-27" r="17"/></g>'
     )
     symbol_id = f"pawn-{colour}" if halo == "#ffffff" else f"pawn-{colour}-{halo.lstrip('#')}"
-    return defs.need(symbol_id, lambda: _symbol(symbol_id, "-50 -50 100 100", body))
+    return defs.need(symbol_id, lambda: symbol(symbol_id, "-50 -50 100 100", body))
 
 
 def die_face(defs: Defs, value: str, colour: str) -> str:
@@ -239,4 +236,4 @@ def die_face(defs: Defs, value: str, colour: str) -> str:
         ' stroke-width="7"/>' + _value_glyph(value, paint, 58)
     )
     symbol_id = f"die-{colour}-{value}"
-    return defs.need(symbol_id, lambda: _symbol(symbol_id, "-50 -50 100 100", body))
+    return defs.need(symbol_id, lambda: symbol(symbol_id, "-50 -50 100 100", body))

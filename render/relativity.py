@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.piecepack import VALUES
 
 from . import piecepack as pp
+from .common import HIGHLIGHT, display_names, outcome_headline
 from .svg import circle, document, element, fit, group, line, rect, text
 
 # The default size is a trade: big enough to read on a phone (Discord shows ~400 px), small
@@ -23,7 +24,6 @@ COIN = 62
 RACK_TILE = 38
 SWAP = "#ff9414"
 MOLECULE = "#3fd0b4"
-TURN = "#ffc533"
 
 THEMES = {
     "night": {"sky": "#1b2340", "panel": "#29335a", "ink": "#f2f0ea", "soft": "#aab4d6",
@@ -40,7 +40,7 @@ def cell_centre(cell: str) -> tuple[float, float]:
 
 def draw(view: dict, names: dict[str, str] | None = None) -> str:
     """The SVG of a Relativity view. `names` maps player ids to display names."""
-    names = {p: str((names or {}).get(p, p)) for p in view["players"]}
+    names = display_names(view, names)
     theme = THEMES[view["round"]]
     defs = pp.Defs()
     body = [
@@ -66,12 +66,8 @@ def _header(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
     ]
     outcome = view.get("outcome")
     if outcome:
-        if outcome.get("draw") or not outcome["winners"]:
-            headline = "Game drawn"
-        else:
-            headline = " & ".join(names[w] for w in outcome["winners"]) + " wins"
-        parts.append(text(WIDTH - 14, 21, fit(headline, 24), 20, bold=True, anchor="end",
-                          fill=theme["ink"], class_="status"))
+        parts.append(text(WIDTH - 14, 21, fit(outcome_headline(outcome, names), 24), 20,
+                          bold=True, anchor="end", fill=theme["ink"], class_="status"))
         parts.append(text(WIDTH - 14, 44, fit(_with_names(outcome["reason"], names), 54), 12,
                           anchor="end", fill=theme["soft"], class_="reason"))
     elif view.get("turn") is not None:
@@ -236,7 +232,7 @@ def _player_panel(view, player, name, role, x, y, w, h, theme, defs, *, active, 
     """Role icon and word on the left; name and trophy count on top; trophies held below.
     The player to move (or the winner) gets a gold frame and a tab on it saying so."""
     flagged = active or winner
-    parts = [rect(x, y, w, h, fill=theme["panel"], stroke=TURN if flagged else "none",
+    parts = [rect(x, y, w, h, fill=theme["panel"], stroke=HIGHLIGHT if flagged else "none",
                   stroke_width=3)]
     parts.append(pp.use(_role_icon(defs, role, theme), x + 28, y + 27, 32))
     parts.append(text(x + 28, y + 61, role.upper(), 11, bold=True, fill=theme["soft"],
@@ -254,7 +250,7 @@ def _player_panel(view, player, name, role, x, y, w, h, theme, defs, *, active, 
     if flagged:
         label = "WINNER" if winner else "TO MOVE"
         tab_w = 12 + len(label) * 8
-        parts.append(rect(x + w - 16 - tab_w, y - 9, tab_w, 18, rx=9, fill=TURN))
+        parts.append(rect(x + w - 16 - tab_w, y - 9, tab_w, 18, rx=9, fill=HIGHLIGHT))
         parts.append(text(x + w - 16 - tab_w / 2, y, label, 10.5, bold=True, fill=pp.INK,
                           class_="flag"))
     return "".join(parts)
@@ -270,6 +266,4 @@ def _role_icon(defs: pp.Defs, role: str, theme: dict) -> str:
     else:
         shape = (f'<path fill="{paint}" d="M-34,-46 H34 V-36 H26 C26,-14 6,-6 6,0 C6,6 26,14 26,36'
                  ' H34 V46 H-34 V36 H-26 C-26,14 -6,6 -6,0 C-6,-6 -26,-14 -26,-36 H-34Z"/>')
-    return defs.need(symbol_id, lambda: (
-        f'<symbol id="{symbol_id}" viewBox="-50 -50 100 100" overflow="visible">{shape}'
-        "</symbol>"))
+    return defs.need(symbol_id, lambda: pp.symbol(symbol_id, "-50 -50 100 100", shape))

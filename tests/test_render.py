@@ -36,7 +36,7 @@ def hand_view(**changes) -> dict:
     view = {
         "game": "relativity", "title": "Relativity", "players": ["ann", "bob"], "viewer": None,
         "move_number": 3, "round": "night", "roles": {"space": "ann", "time": "bob"},
-        "night_space": "ann", "turn": "bob", "to_act": ["bob"], "awaited": ["bob"],
+        "turn": "bob", "to_act": ["bob"], "awaited": ["bob"],
         "coins": coins_of(LAYOUT), "layout": LAYOUT, "last_swap": ["d3", "e3"],
         "trophies": {"night": {v: None for v in "na2345"}, "day": {v: None for v in "na2345"}},
         "trophy_counts": {"ann": 0, "bob": 0}, "set_aside": {"night": [], "day": []},
@@ -193,6 +193,15 @@ def test_the_result_replaces_the_turn():
     assert texts(root, "reason") == ["Annie holds 6 trophies"]
     panels = {e.get("data-player"): e for e in with_class(root, "player")}
     assert texts(panels["ann"], "flag") == ["WINNER"]
+
+
+@pytest.mark.parametrize("outcome, status", [
+    ({"winners": [], "reason": "draw agreed", "draw": True}, "Game drawn"),
+    ({"winners": ["ann", "bob"], "reason": "shared", "draw": False}, "Annie & bob wins"),
+])
+def test_the_headline_says_a_draw_or_every_winner(outcome, status):
+    view = hand_view(turn=None, to_act=[], outcome=outcome)
+    assert texts(parse(render.render_svg(view, names={"ann": "Annie"})), "status") == [status]
 
 
 def test_names_are_escaped_and_shortened():

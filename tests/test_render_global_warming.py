@@ -244,6 +244,15 @@ def test_the_winner_is_announced():
     assert flags == {"ann": [], "bob": [], "cid": ["WINNER"], "dee": []}
 
 
+@pytest.mark.parametrize("outcome, status", [
+    ({"winners": [], "reason": "all drowned", "draw": False}, "Game over: nobody survived"),
+    ({"winners": [], "reason": "draw agreed", "draw": True}, "Game drawn"),
+])
+def test_a_game_without_winner_says_why(outcome, status):
+    root = parse(hand_view(outcome=outcome, to_act=[]))
+    assert texts(root, "status") == [status]
+
+
 # ---------------------------------------------------------------------------- the latest action
 
 
