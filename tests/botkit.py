@@ -129,3 +129,36 @@ async def command(fake, user, name, options=None, **kwargs):
 def said(res) -> str:
     """What the bot told only the user who interacted (its ephemeral messages)."""
     return "\n".join(m.text for m in res.messages if m.ephemeral)
+
+
+# ---- making the fake Discord misbehave ------------------------------------------------------
+
+
+def wrap_route(fake, route, wrapper) -> None:
+    """Replace the handler of `route` (method, pattern) by wrapper(original handler)."""
+    method, pattern = route
+    for n, (m, compiled, handler, auth) in enumerate(fake._routes):
+        if m == method and compiled.pattern == pattern:
+            fake._routes[n] = (m, compiled, wrapper(handler), auth)
+            return
+    raise AssertionError(f"the fake has no route {method} {pattern}")
+
+
+def break_route(fake, route, answer, *, times: int | None = None, when=None) -> list:
+    """Make `route` fail with `answer()` (the first `times` calls, or always; only the calls
+    whose path arguments satisfy `when`). Returns the list of failed calls' arguments."""
+    failed: list = []
+
+    def wrapper(handler):
+        async def failing(req, *args):
+            if (times is None or len(failed) < times) and (when is None or when(*args)):
+                failed.append(args)
+                result = answer()
+                if isinstance(result, Exception):
+                    raise result
+                return result
+            return await handler(req, *args)
+        return failing
+
+    wrap_route(fake, route, wrapper)
+    return failed

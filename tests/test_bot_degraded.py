@@ -22,7 +22,8 @@ from bot.commands import APOLOGY
 from bot.delivery import RETRY_DELAYS
 from bot.settings import SettingsError, apply_endpoints, load_settings
 from tests import fakediscord
-from tests.botkit import FakeClock, command, fake_discord, running_bot, said, settle
+from tests.botkit import (FakeClock, break_route, command, fake, fake_discord,  # noqa: F401
+                          running_bot, said, settle, wrap_route)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,36 +59,6 @@ FORBIDDEN = api_error(403, 50013, "Missing Permissions")
 UNAVAILABLE = api_error(503, 0, "Service Unavailable")   # discord.py does not retry a 503 itself
 
 
-def wrap_route(fake, route, wrapper) -> None:
-    """Replace the handler of `route` (method, pattern) by wrapper(original handler)."""
-    method, pattern = route
-    for n, (m, compiled, handler, auth) in enumerate(fake._routes):
-        if m == method and compiled.pattern == pattern:
-            fake._routes[n] = (m, compiled, wrapper(handler), auth)
-            return
-    raise AssertionError(f"the fake has no route {method} {pattern}")
-
-
-def break_route(fake, route, answer, *, times: int | None = None, when=None) -> list:
-    """Make `route` fail with `answer()` (the first `times` calls, or always; only the calls
-    whose path arguments satisfy `when`). Returns the list of failed calls' arguments."""
-    failed: list = []
-
-    def wrapper(handler):
-        async def failing(req, *args):
-            if (times is None or len(failed) < times) and (when is None or when(*args)):
-                failed.append(args)
-                result = answer()
-                if isinstance(result, Exception):
-                    raise result
-                return result
-            return await handler(req, *args)
-        return failing
-
-    wrap_route(fake, route, wrapper)
-    return failed
-
-
 def tracked(monkeypatch, bot, name: str) -> list:
     """Record each finished call of the controller's handler `name`, so a test can wait until
     the bot has done everything it does for an interaction (even when it sends nothing)."""
@@ -103,12 +74,6 @@ def tracked(monkeypatch, bot, name: str) -> list:
 
     monkeypatch.setattr(controller, name, handler)
     return finished
-
-
-@pytest.fixture
-async def fake():
-    async with fake_discord() as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -14,31 +14,11 @@ import engine
 from bot import delivery as delivery_module
 from bot.delivery import RETRY_DELAYS
 from tests import fakediscord
-from tests.botkit import (FakeClock, command, drawn, fake, open_game, press, running_bot,  # noqa: F401
-                          said, settle)
+from tests.botkit import (FakeClock, break_route, command, drawn, fake, open_game, press,  # noqa: F401
+                          running_bot, said, settle)
 
 GW = engine.get_game("global-warming")
 EDIT_MESSAGE = ("PATCH", r"/channels/(\d+)/messages/(\d+)")
-
-
-def refuse(fake, route, answer, *, times: int) -> list:
-    """The first `times` calls of `route` (method, pattern) answer `answer()` (an error to raise
-    or a response); returns the refused calls' path arguments."""
-    method, pattern = route
-    refused: list = []
-    for n, (m, compiled, handler, auth) in enumerate(fake._routes):
-        if m == method and compiled.pattern == pattern:
-            async def refusing(req, *args, handler=handler):
-                if len(refused) < times:
-                    refused.append(args)
-                    result = answer()
-                    if isinstance(result, Exception):
-                        raise result
-                    return result
-                return await handler(req, *args)
-            fake._routes[n] = (m, compiled, refusing, auth)
-            return refused
-    raise AssertionError(f"the fake has no route {method} {pattern}")
 
 
 UNAVAILABLE = lambda: fakediscord._APIError(503, 0, "Service Unavailable")  # noqa: E731
@@ -86,7 +66,7 @@ async def test_a_refused_status_edit_is_not_reposted_after_the_reveal(fake, draw
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=5) as bot:
         game_id, thread = await two_player_warming(fake, bot, alice, bob)
         turn_post = fake.messages(thread)[0]
-        refused = refuse(fake, EDIT_MESSAGE, UNAVAILABLE, times=1)
+        refused = break_route(fake, EDIT_MESSAGE, UNAVAILABLE, times=1)
         await choose_face(fake, bot, alice, "a")          # its status edit: 503, retried later
         assert refused
         fake.message(turn_post.id).deleted = True
@@ -246,7 +226,7 @@ async def test_a_status_edit_given_up_does_not_leave_the_turn_post_its_buttons(f
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=5) as bot:
         game_id, thread = await two_player_warming(fake, bot, alice, bob)
         turn_post = fake.messages(thread)[0]
-        refused = refuse(fake, EDIT_MESSAGE, UNAVAILABLE, times=len(RETRY_DELAYS) + 1)
+        refused = break_route(fake, EDIT_MESSAGE, UNAVAILABLE, times=len(RETRY_DELAYS) + 1)
         await choose_face(fake, bot, alice, "a")
         for delay in RETRY_DELAYS:
             clock.advance(delay)
