@@ -22,7 +22,7 @@ from bot.commands import APOLOGY
 from bot.delivery import RETRY_DELAYS
 from bot.settings import SettingsError, apply_endpoints, load_settings
 from tests import fakediscord
-from tests.botkit import (FakeClock, break_route, command, fake, fake_discord,  # noqa: F401
+from tests.botkit import (FakeClock, break_route, command, fake,  # noqa: F401
                           running_bot, said, settle, wrap_route)
 
 ROOT = Path(__file__).resolve().parents[1]
