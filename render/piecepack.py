@@ -182,33 +182,30 @@ def tile_back(defs: Defs, pixels: int) -> str:
 def tile_face(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up, `pixels` wide: suit symbol top left, value bottom right, in the
     suit's colour."""
-    symbol_id = f"tile-{suit}-{value}-{pixels}"
-
-    def build() -> str:
-        mark = suit_symbol(defs, suit)
-        body = (
-            _tile_frame(pixels, INK, COIN_FILL, 0.025)
-            + f'<g transform="scale({num(pixels / 100)})">'
-            f'<use href="#{mark}" x="8" y="8" width="42" height="42"/>'
-            f'<g transform="translate(66,64)">{_value_glyph(value, suit_paint(suit), 54)}</g></g>'
-        )
-        return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
-    return defs.need(symbol_id, build)
+    return _tile_face(defs, suit, value, pixels, "", mark=(8, 42), glyph=(66, 64, 54))
 
 
 def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up with its suit and value stacked down the left third, leaving the
     rest free for a piece standing on it (tile_face's corners would be hidden by it). Set in
     from the edge, so that a frame can be drawn round the tile."""
-    symbol_id = f"tile-{suit}-{value}-{pixels}-beside"
+    return _tile_face(defs, suit, value, pixels, "-beside", mark=(14, 30), glyph=(29, 69, 40))
+
+
+def _tile_face(defs: Defs, suit: str, value: str, pixels: int, variant: str,
+               mark: tuple[int, int], glyph: tuple[int, int, int]) -> str:
+    """A tile face on a 100-unit grid: the suit mark at (mark[0], mark[0]) sized mark[1], the
+    value centred at (glyph[0], glyph[1]) sized glyph[2]."""
+    symbol_id = f"tile-{suit}-{value}-{pixels}{variant}"
 
     def build() -> str:
-        mark = suit_symbol(defs, suit)
+        at, size = mark
+        gx, gy, gsize = glyph
         body = (
             _tile_frame(pixels, INK, COIN_FILL, 0.025)
             + f'<g transform="scale({num(pixels / 100)})">'
-            f'<use href="#{mark}" x="14" y="14" width="30" height="30"/>'
-            f'<g transform="translate(29,69)">{_value_glyph(value, suit_paint(suit), 40)}</g></g>'
+            f'<use href="#{suit_symbol(defs, suit)}" x="{at}" y="{at}" width="{size}" height="{size}"/>'
+            f'<g transform="translate({gx},{gy})">{_value_glyph(value, suit_paint(suit), gsize)}</g></g>'
         )
         return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)

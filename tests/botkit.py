@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,22 @@ def break_route(fake, route, answer, *, times: int | None = None, when=None) -> 
 
     wrap_route(fake, route, wrapper)
     return failed
+
+
+# ---- who sees what ----------------------------------------------------------------------------
+
+
+def audience(fake, record) -> str | None:
+    """The one user who can see what a request delivered, or None when it is public."""
+    channel_id = record.channel_id
+    token = re.match(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", record.path)
+    if token:
+        res = next(r for r in fake.interactions if r.token == token[1])
+        if fake.channel(res.channel_id).type == 1 or res.type in (8, 9):
+            return res.user_id
+        messages = res.messages
+        # Conservative: an interaction with any public message counts as public throughout.
+        return res.user_id if messages and all(m.ephemeral for m in messages) else None
+    if channel_id is not None and fake.channel(channel_id).type == 1:
+        return fake.channel(channel_id).recipient_id
+    return None

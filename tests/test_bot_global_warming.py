@@ -10,7 +10,7 @@ import re
 
 import engine
 from engine.global_warming import tile_name
-from tests.botkit import (FakeClock, choose, command, drawn, fake, press,  # noqa: F401
+from tests.botkit import (audience, FakeClock, choose, command, drawn, fake, press,  # noqa: F401
                           running_bot, said, settle)
 
 GAME = engine.get_game("global-warming")
@@ -30,27 +30,6 @@ class Table:
         row = await self.bot.store.get_game(self.game_id)
         return GAME.from_json(row.state)
 
-    def recipient(self, record) -> str | None:
-        """Who can see a request's content: a user id, or None for everyone."""
-        fake = self.fake
-        match = re.fullmatch(r"/channels/(\d+)/messages(?:/\d+)?", record.path)
-        if match:
-            channel = fake.channel(match[1])
-            return channel.recipient_id if channel.type == 1 else None
-        match = re.fullmatch(r"/interactions/\d+/([^/]+)/callback|/webhooks/\d+/([^/]+)(?:/.*)?", record.path)
-        if match:
-            token = match[1] or match[2]
-            res = next(r for r in fake.interactions if r.token == token)
-            if fake.channel(res.channel_id).type == 1:
-                return res.user_id
-            body = record.body or {}
-            flags = (body.get("data") or body).get("flags") or 0
-            if flags & 64 or res.ephemeral or body.get("type") == 8:
-                return res.user_id
-            if res.message is not None and res.message.ephemeral:
-                return res.message.ephemeral_to
-            return None
-        return None
 
 
 FACE_WORDS = re.compile(r"\b(null|blank|ace|[1-5])\b", re.IGNORECASE)
@@ -63,7 +42,7 @@ def check_quiet_phase(table: Table, records, said_before: str = "") -> None:
     turn post repeats them."""
     known = set(said_before.splitlines())
     for record in records:
-        if table.recipient(record) is not None:
+        if audience(table.fake, record) is not None:
             continue
         text = (record.body or {}).get("content") or (record.body or {}).get("data", {}).get("content") or ""
         text = "\n".join(line for line in text.splitlines() if line not in known)
@@ -79,7 +58,7 @@ def check_no_leak(table: Table, records, state, rendered, moved_tiles=()) -> int
     data = state["data"]
     hidden_tiles = [tile_name(code) for code, _ in data["line"] if code not in moved_tiles]
     for record in records:
-        seen_by = table.recipient(record)
+        seen_by = audience(table.fake, record)
         text = json.dumps(record.body).lower()
         for name in hidden_tiles:
             assert name.lower() not in text, (name, record.path)

@@ -36,7 +36,7 @@ import pytest
 import engine
 import render
 from bot.settings import setup_logging
-from tests.botkit import (FakeClock, choose, command, fake_discord, press, running_bot,
+from tests.botkit import (audience, FakeClock, choose, command, fake_discord, press, running_bot,
                           settings_for, settle)
 
 GAME = engine.get_game("global-warming")
@@ -116,22 +116,6 @@ class Run:
 
 
 # --------------------------------------------------------------------------- who sees what
-
-
-def audience(fake, record) -> str | None:
-    """The one user who can see what a request delivered, or None when it is public."""
-    channel_id = record.channel_id
-    token = re.match(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", record.path)
-    if token:
-        res = next(r for r in fake.interactions if r.token == token[1])
-        if fake.channel(res.channel_id).type == 1 or res.type in (8, 9):
-            return res.user_id
-        messages = res.messages
-        # Conservative: an interaction with any public message counts as public throughout.
-        return res.user_id if messages and all(m.ephemeral for m in messages) else None
-    if channel_id is not None and fake.channel(channel_id).type == 1:
-        return fake.channel(channel_id).recipient_id
-    return None
 
 
 # --------------------------------------------------------------------------- normalising
