@@ -27,6 +27,7 @@ from .core import (
 _MODULES = {
     "relativity": "engine.relativity",
     "global-warming": "engine.global_warming",
+    "pack-solitaire": "engine.pack_solitaire",
 }
 
 _loaded: dict[str, Game] = {}
