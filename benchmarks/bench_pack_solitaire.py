@@ -1,6 +1,6 @@
 """Time the exact Pack Solitaire solver over seeded deals: median, 95th percentile, maximum.
 
-    python -m benchmarks.bench_pack_solitaire [deals] [first seed]
+    python benchmarks/bench_pack_solitaire.py [deals] [first seed]
 """
 
 from __future__ import annotations
@@ -8,9 +8,12 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from engine.core import Rng
-from engine.pack_solitaire import _Solver, deal
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import Rng  # noqa: E402
+from engine.pack_solitaire import _Solver, deal  # noqa: E402
 
 
 def main(count: int = 100, first_seed: int = 0) -> None:
