@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import engine
 from engine import GameError, IllegalAction, InvalidAction, NotYourTurn, Rng
 
-GAMES_UNDER_TEST = ["relativity", "global-warming"]
+GAMES_UNDER_TEST = ["relativity", "global-warming", "pack-solitaire"]
 MAX_MOVES = 5000
 
 
@@ -66,11 +66,33 @@ def global_warming_checks(game, state, views):
         assert own["own_commit"] is None or viewer is not None
 
 
+def pack_solitaire_illegal(game, state, player, chooser):
+    """A placement the rules refuse (on another tile's cell, or breaking a pair, or where the
+    tile already lies), or taking back a tile that is in the tray."""
+    legal = {str(a) for a in game.legal_actions(state, player)}
+    refused = [f"{t}@{c}{r}/{o}" for t in range(1, 17) for c in "abcd" for r in "1234"
+               for o in range(4) if f"{t}@{c}{r}/{o}" not in legal]
+    refused += [f"{t}@off" for t in range(1, 17) if f"{t}@off" not in legal]
+    return game.parse_action(state, player, chooser.choice(refused))
+
+
+def pack_solitaire_checks(game, state, views):
+    view = views[None]
+    placed = [p["tile"] for p in view["placed"].values()]
+    assert sorted(placed + view["tray"]) == list(range(1, 17))
+    assert all(p["condition"] in (1, 2, 3) for p in view["pairs"])
+    assert game.scores(state)[state["players"][0]] == view["score"] == 2 * sum(
+        p["condition"] == 1 for p in view["pairs"])
+
+
 # Per game: how to make an action the rules refuse now, extra invariants of its own, and the
 # log events that are routine moves (any other event makes a checkpoint, see play_randomly).
-ILLEGAL = {"relativity": relativity_illegal, "global-warming": global_warming_illegal}
-EXTRA_CHECKS = {"relativity": relativity_checks, "global-warming": global_warming_checks}
-ROUTINE_EVENTS = {"relativity": {"swap"}, "global-warming": {"steps", "tile_move", "pass"}}
+ILLEGAL = {"relativity": relativity_illegal, "global-warming": global_warming_illegal,
+           "pack-solitaire": pack_solitaire_illegal}
+EXTRA_CHECKS = {"relativity": relativity_checks, "global-warming": global_warming_checks,
+                "pack-solitaire": pack_solitaire_checks}
+ROUTINE_EVENTS = {"relativity": {"swap"}, "global-warming": {"steps", "tile_move", "pass"},
+                  "pack-solitaire": {"place", "take_back"}}
 # Games whose deadline policy makes the awaited player lose at once (others skip a turn).
 TIMEOUT_LOSES = {"relativity"}
 
