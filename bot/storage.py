@@ -91,6 +91,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_tag ON outbox(game_id, tag);
     ALTER TABLE seats ADD COLUMN dm_closed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 2 -> 3: facts a game gathers besides its state (e.g. the best score of a deal, worked out
+    # in the background), a JSON object
+    """
+    ALTER TABLE games ADD COLUMN extras TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -98,10 +103,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 GAME_STATUSES = ("lobby", "active", "finished", "cancelled")
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, lobby_message_id, host_id, invited_id, status, "
-    "state, version, options, deadline_seconds, created_at, updated_at"
+    "state, version, options, deadline_seconds, created_at, updated_at, extras"
 )
 _UPDATABLE = {"thread_id", "lobby_message_id", "status", "state", "options", "deadline_seconds",
-              "invited_id"}
+              "invited_id", "extras"}
 
 
 class Conflict(Exception):
@@ -134,6 +139,7 @@ class GameRow:
     created_at: float
     updated_at: float
     seats: list[Seat] = field(default_factory=list)
+    extras: dict = field(default_factory=dict)   # facts besides the state, see merge_extras
 
     @property
     def player_ids(self) -> list[str]:
@@ -362,6 +368,29 @@ class Store:
                 rows = await cur.fetchall()
             return await self._with_seats(rows)
 
+    async def merge_extras(self, game_id: int, values: dict, *, now: float,
+                           notices: Iterable[Notice] = ()) -> None:
+        """Add `values` to a game's extras (and post `notices`) without a new version: extras
+        are facts found beside play (a solver's answer), not moves."""
+        async with self._transaction():
+            async with self.db.execute("SELECT extras FROM games WHERE id=?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return
+            extras = {**json.loads(row[0]), **values}
+            await self.db.execute("UPDATE games SET extras=? WHERE id=?",
+                                  (json.dumps(extras), game_id))
+            await self._insert_notices(game_id, notices, now)
+
+    async def finished_extras(self, game: str, guild_id: int, user_id: int) -> list[dict]:
+        """The extras of the finished games of `game` in a server in which `user_id` sat."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT g.extras FROM games g JOIN seats s ON s.game_id = g.id "
+                    "WHERE g.game=? AND g.guild_id=? AND s.user_id=? AND g.status='finished'",
+                    (game, guild_id, user_id)) as cur:
+                return [json.loads(r[0]) async for r in cur]
+
     async def commit(self, game_id: int, expected_version: int, *, now: float,
                      changes: dict[str, Any] | None = None,
                      seats: list[Seat] | None = None,
@@ -377,8 +406,9 @@ class Store:
         unknown = set(changes) - _UPDATABLE
         if unknown:
             raise ValueError(f"not updatable: {sorted(unknown)}")
-        if "options" in changes:
-            changes["options"] = json.dumps(changes["options"])
+        for column in ("options", "extras"):
+            if column in changes:
+                changes[column] = json.dumps(changes[column])
         new_version = expected_version + 1
         assignments = "".join(f", {column}=?" for column in changes)
         async with self._transaction():
@@ -581,4 +611,4 @@ def _game_row(r: aiosqlite.Row) -> GameRow:
         thread_id=r["thread_id"], lobby_message_id=r["lobby_message_id"], host_id=r["host_id"],
         invited_id=r["invited_id"], status=r["status"], state=r["state"], version=r["version"],
         options=json.loads(r["options"]), deadline_seconds=r["deadline_seconds"],
-        created_at=r["created_at"], updated_at=r["updated_at"])
+        created_at=r["created_at"], updated_at=r["updated_at"], extras=json.loads(r["extras"]))
