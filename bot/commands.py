@@ -133,17 +133,25 @@ class Controller(commands.Cog):
                 host_id=interaction.user.id, host_name=interaction.user.display_name,
                 deadline=deadline, opponent_id=opponent.id if opponent else None,
                 options=parse_options(options))
-            response = await interaction.response.send_message(
-                self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
-                allowed_mentions=discord.AllowedMentions(users=True))
+            solo = self.flow.game_of(row).max_players == 1
+            if solo:   # nobody to wait for: no lobby, the game starts in a thread at once
+                text = (f"**{texts.game_label(self.flow.game_of(row).title, row.id)}** for "
+                        f"{texts.mention(str(interaction.user.id))}: the game is in the thread.")
+                response = await interaction.response.send_message(
+                    text, allowed_mentions=discord.AllowedMentions(users=True))
+            else:
+                response = await interaction.response.send_message(
+                    self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
+                    allowed_mentions=discord.AllowedMentions(users=True))
             message_id = await self.response_message_id(interaction, response)
-            if message_id is None:
-                return   # the game's thread then starts without the lobby message
-            try:
-                await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
-                                            changes={"lobby_message_id": message_id})
-            except Conflict:
-                pass  # someone joined first; the game's thread will then start without the message
+            if message_id is not None:
+                try:
+                    await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                                changes={"lobby_message_id": message_id})
+                except Conflict:
+                    pass  # someone joined first; the thread then starts without the message
+            if solo:
+                await self.flow.start(await self.flow.lobby(row.id), self.create_thread)
 
     @staticmethod
     async def response_message_id(interaction: discord.Interaction, response) -> int | None:

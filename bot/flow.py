@@ -19,6 +19,7 @@ What is said where:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -122,6 +123,8 @@ class GameFlow:
         self.default_deadline = default_deadline
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
+        # game id -> the future of its background work (e.g. a solver), running off the loop
+        self.jobs: dict[int, asyncio.Future] = {}
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -340,7 +343,47 @@ class GameFlow:
         except Conflict:
             raise UserError("The lobby changed at the same moment; please press again.") from None
         self.on_commit()
+        self.launch_background(row.id, game, state, {})
         return await self.get(row.id)
+
+    # ---- background work (off the event loop) ---------------------------------------------
+
+    def launch_background(self, game_id: int, game, state, extras: Mapping) -> asyncio.Future | None:
+        """Start the game's background work (if it has any still to do) in a worker thread;
+        its answer is merged into the game's extras when it comes."""
+        if game_id in self.jobs:
+            return self.jobs[game_id]
+        work = ui.adapter_for(game.name).background(game, state, extras)
+        if work is None:
+            return None
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(None, work)
+        self.jobs[game_id] = job
+
+        async def keep() -> None:
+            try:
+                values = await job
+            except Exception:
+                log.exception("the background work of game %s failed", game_id)
+                return
+            await self.store.merge_extras(game_id, values, now=self.clock())
+
+        loop.create_task(keep())
+        return job
+
+    async def background_result(self, row: GameRow, game, state) -> dict:
+        """The answer of the game's background work, waiting for it (or doing it now, after a
+        restart) if need be; {} if there is none or it failed."""
+        job = self.jobs.get(row.id) or self.launch_background(row.id, game, state, row.extras)
+        if job is None:
+            return {}
+        try:
+            return dict(await asyncio.shield(job))
+        except Exception:
+            return {}
+        finally:
+            if job.done():
+                self.jobs.pop(row.id, None)
 
     # ---- actions ---------------------------------------------------------------------------
 
@@ -372,8 +415,12 @@ class GameFlow:
             except GameError as exc:
                 raise UserError(texts.with_names(str(exc), row.names)) from None
             secret = op == "move" and before is not None and before.kind == "secret"
+            extras = None
+            if game.outcome(new) is not None:
+                extras = await self.final_extras(row, game, new, user_id)
             try:
-                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail)
+                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail,
+                                         extras=extras)
             except Conflict:
                 # Secret commits are independent of one another: just try again on the new state.
                 if secret:
@@ -381,6 +428,16 @@ class GameFlow:
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
             return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new)
         raise UserError("The game is busy; please try again.")
+
+    async def final_extras(self, row: GameRow, game, state, user_id: int) -> dict:
+        """A finishing game's extras: what it had, its background work's answer, what the game
+        keeps of its end, and (as `history`, not stored) the extras of the player's earlier
+        finished games of the same kind in this server."""
+        adapter = ui.adapter_for(row.game)
+        extras = {**row.extras, **await self.background_result(row, game, state),
+                  **adapter.extras_at_finish(game, state)}
+        history = await self.store.finished_extras(row.game, row.guild_id, user_id)
+        return {**extras, "history": history}
 
     @staticmethod
     def check_controls(row: GameRow, game, state, player: str, stamp: str | None,
@@ -445,15 +502,19 @@ class GameFlow:
         return await self.get(game_id)
 
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
-                            detail: str = "", prefix: str = "") -> None:
+                            detail: str = "", prefix: str = "", extras: dict | None = None) -> None:
+        """`extras`: the game's extras as they stand now (at its end), with `history`."""
         now = self.clock()
         # Read before the version-checked commit: if the game moves on meanwhile, it conflicts.
         posts = await self.store.tagged_notices(row.id)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
-                          posts=posts)
+                          posts=posts, extras=extras)
+        changes = {"state": game.to_json(new), "status": plan.status}
+        if extras is not None:
+            changes["extras"] = {k: v for k, v in extras.items() if k != "history"}
         await self.store.commit(
             row.id, row.version, now=now,
-            changes={"state": game.to_json(new), "status": plan.status},
+            changes=changes,
             events=[Event(kind, actor, detail)], notices=plan.notices, timers=plan.timers)
         self.on_commit()
 
@@ -466,7 +527,7 @@ class GameFlow:
         timers: dict | None
 
     def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="",
-              posts: Mapping[str, OutboxItem]) -> "GameFlow.Plan":
+              posts: Mapping[str, OutboxItem], extras: Mapping | None = None) -> "GameFlow.Plan":
         """The notices and timers after a change from `old` to `new` (old is None at the start).
         `posts` are the game's latest tagged notices: the board post, DMs, the draw offer."""
         names = row.names
@@ -514,11 +575,17 @@ class GameFlow:
         live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
         board = {"view": new_public, "names": names}
         if finished:
+            extras = extras if extras is not None else row.extras
             notices += strip(board_post)
             notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
-            head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines))])
+            head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines),
+                                                            extras=extras)])
+            board["view"] = adapter.final_view(game, new, new_public, extras)
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
                                                       "board": board}, tag="board"))
+            for content, view in adapter.final_posts(game, new, extras):
+                notices.append(Notice("channel", thread, {"content": texts.clip(content),
+                                                          "board": {"view": view, "names": names}}))
             return self.Plan("finished", notices, {})
 
         timers = self.timers_for(row, now)
@@ -631,19 +698,25 @@ class GameFlow:
         return lines
 
     @staticmethod
-    def result_line(game, state, names, *, explained: bool = False) -> str:
-        """How the game ended; with `explained`, the log lines just before say why."""
+    def result_line(game, state, names, *, explained: bool = False,
+                    extras: Mapping | None = None) -> str:
+        """How the game ended; with `explained`, the log lines just before say why. `extras`
+        (with `history`) let a game add what it knows beside the state (a best score)."""
         outcome = game.outcome(state)
         if outcome.draw:
             head = "🏁 The game ends in a draw"
         elif not outcome.winners:
             head = "🏁 The game ends without a winner"
+        elif game.max_players == 1:
+            head = f"🏁 {texts.name_list(list(outcome.winners), names)} finished"
         else:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
         if not explained:
             head += f" ({texts.with_names(outcome.reason, names)})"
-        standings = ui.adapter_for(game.name).standings(game, state, names)
-        return f"{head}." + (f" {standings}" if standings else "")
+        adapter = ui.adapter_for(game.name)
+        standings = adapter.standings(game, state, names)
+        notes = adapter.result_notes(game, state, names, extras or {})
+        return f"{head}." + "".join(f" {t}" for t in (standings, notes) if t)
 
     def private_notice(self, row: GameRow, game, state, player: str, names, *,
                        reminder: str = "") -> Notice:

@@ -139,6 +139,31 @@ class Adapter:
         """How the bot confirms an action to the player who made it (`state`: before it)."""
         return f"`{action}`"
 
+    # ---- facts beside the state (stored in the game's extras) -----------------------------
+
+    def background(self, game, state, extras: Mapping):
+        """Work to do off the event loop when the game starts (a solver): a function without
+        arguments returning a dict to merge into the game's extras, or None (nothing to do, or
+        its answer is in `extras` already)."""
+        return None
+
+    def extras_at_finish(self, game, state) -> dict:
+        """What to keep in the extras of a game that has just ended (e.g. its final score)."""
+        return {}
+
+    def result_notes(self, game, state, names: Mapping[str, str], extras: Mapping) -> str:
+        """Words after the result. `extras["history"]` holds the extras of the player's earlier
+        finished games of this kind in the server."""
+        return ""
+
+    def final_view(self, game, state, view: Mapping, extras: Mapping) -> dict:
+        """The view drawn for the result post."""
+        return dict(view)
+
+    def final_posts(self, game, state, extras: Mapping) -> list[tuple[str, dict]]:
+        """More posts after the result: (text, view to draw)."""
+        return []
+
     def standings(self, game, state, names: Mapping[str, str]) -> str:
         """The final standing, after the result line (empty when there is nothing to say)."""
         scores = game.scores(state)
@@ -161,4 +186,4 @@ def adapter_for(game_name: str) -> Adapter:
 
 
 # The games' adapters register themselves (and their components); they need the above.
-from . import global_warming, relativity  # noqa: E402,F401
+from . import global_warming, pack_solitaire, relativity  # noqa: E402,F401
