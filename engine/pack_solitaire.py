@@ -530,32 +530,64 @@ class _Solver:
         for start in range(TILES - 1, first - 1, -1):
             # Position `start` adds at most the pairs with its right and lower neighbours.
             most = ceiling[start + 1] + 2 * (start % SIZE < SIZE - 1) + 2 * (start < TILES - SIZE)
-            for target in range(most, ceiling[start + 1], -1):
-                found = self.search(start, target, ceiling)
+            # A first layout: the next suffix's best with the best tile added here.
+            score, layout = self.extend(start, ceiling[start + 1], layout)
+            if score < most:
+                found = self.search(start, score, most, ceiling)
                 if found is not None:
-                    ceiling[start], layout = target, found
-                    break
-            else:
-                ceiling[start] = ceiling[start + 1]
-                layout = (None,) + layout  # position `start` stays empty
+                    score, layout = found
+            ceiling[start] = score
         placements = tuple(sorted(
             (c[0] + 1, CELLS[_ORDER[first + k]], c[1]) for k, c in enumerate(layout)
             if c is not None))
         return Solution(POINTS_PER_PAIR * ceiling[first], placements)
 
-    def search(self, start: int, target: int, ceiling: list) -> tuple | None:
-        """A layout of positions start..15 with `target` matching pairs among them (as a
-        tuple of (tile, orientation) or None per position), or None if there is none."""
+    def extend(self, start: int, score: int, layout: tuple) -> tuple[int, tuple]:
+        """`layout` (positions start+1..15, scoring `score`) with the unused tile that matches
+        most at `start` (or nothing there)."""
+        used = {c[0] for c in layout if c is not None}
+        facing = []   # (my square, their square value)
+        right = layout[0] if start % SIZE < SIZE - 1 and layout else None
+        if right is not None:
+            sq = squares_of(self.tiles[right[0]], right[1])
+            facing += [(UR, sq[UL]), (LR, sq[LL])]
+        below = layout[SIZE - 1] if start < TILES - SIZE and len(layout) >= SIZE else None
+        if below is not None:
+            sq = squares_of(self.tiles[below[0]], below[1])
+            facing += [(LL, sq[UL]), (LR, sq[UR])]
+        best, choice = -1, None
+        for t in range(len(self.tiles)):
+            if t in used:
+                continue
+            for o in range(4):
+                mine = squares_of(self.tiles[t], o)
+                conditions = [pair_condition(mine[a], b) for a, b in facing]
+                if 0 not in conditions and conditions.count(1) > best:
+                    best, choice = conditions.count(1), (t, o)
+        if choice is None:
+            return score, (None,) + layout
+        return score + best, (choice,) + layout
+
+    def search(self, start: int, floor: int, most: int, ceiling: list) -> tuple | None:
+        """The best layout of positions start..15 scoring more than `floor` matching pairs
+        among them (at most `most`): (score, tuple of (tile, orientation) or None per
+        position), or None if there is none."""
         placed, chosen = self.placed, self.chosen
         before = self.before
         candidates = self.candidates
         best_below = self.best_below
         whole = start == 0
-        need = target
+        need = floor + 1
+        best = None
 
         def step(k: int, used: int, score: int) -> None:
+            nonlocal need, best
             if k == TILES:
-                raise _Found
+                best = (score, tuple(chosen[start:]))
+                need = score + 1
+                if need > most:
+                    raise _Found
+                return
             col = k % SIZE
             above = placed[k - SIZE] if k - SIZE >= start else None
             left = placed[k - 1] if col and k - 1 >= start else None
@@ -590,11 +622,10 @@ class _Solver:
         try:
             step(start, 0, 0)
         except _Found:
-            found = tuple(chosen[start:])
-            self.placed[:] = [None] * TILES
-            self.chosen[:] = [None] * TILES
-            return found
-        return None
+            pass
+        self.placed[:] = [None] * TILES
+        self.chosen[:] = [None] * TILES
+        return best
 
 
 GAME = PackSolitaire()
