@@ -261,6 +261,12 @@ class Relativity(Game):
             "end": None,               # {"winners": [...], "reason": str} once play ends it
         }
 
+    def _resample_hidden(self, s, viewer, rng):
+        """The Day board is hidden from everyone until Day."""
+        data = s["data"]
+        if data["round"] == "night":
+            data["boards"][1] = deal(rng)
+
     # ---- whose turn ----------------------------------------------------------------------
 
     @staticmethod
