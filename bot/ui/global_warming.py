@@ -9,7 +9,6 @@ from typing import Mapping
 import discord
 from discord.ui import DynamicItem, Select
 
-from engine import GameError
 from engine.piecepack import VALUE_NAMES
 
 from .. import texts
@@ -95,23 +94,6 @@ class GlobalWarmingAdapter(Adapter):
             return choice_specs(game_id, stamp(game, state, player), actions, labels=FACE_LABELS,
                                 round_=own["turn"], chosen=own["own_commit"]), ""
         return self.act_controls(game_id, game, state, player, own, names), ""
-
-    def suggestions(self, game, state, player, typed):
-        """Several steps typed at once (`red up, blue left, `): the steps before the last comma
-        are kept when they are legal, and the next legal steps are suggested after them."""
-        head, comma, last = typed.rpartition(",")
-        if not comma or game.view(state, None)["steps_left"] is None:
-            return super().suggestions(game, state, player, typed)
-        prefix = ", ".join(part.strip() for part in head.split(",") if part.strip())
-        try:
-            after = game.apply(state, player, prefix)
-        except GameError:
-            return []
-        if player not in game.to_act(after):
-            return [(prefix, prefix)]    # no step left after these
-        values = [f"{prefix}, {a}" for a in map(str, game.legal_actions(after, player))
-                  if self.matches(a, last)]
-        return [(v, v) for v in values if len(v) <= 100][:25]
 
     def describe_action(self, game, state, player, action):
         if action in FACE_LABELS:
