@@ -232,6 +232,8 @@ class Relativity(Game):
     title = "Relativity"
     min_players = 2
     max_players = 2
+    # Fixed layouts would let whoever sets them know the Day board before Day.
+    secret_options = frozenset({"layouts"})
     rules = RULES
 
     # ---- setup ---------------------------------------------------------------------------

@@ -222,11 +222,21 @@ async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypa
     assert channel_id == 7 and params.payload["content"] == "text" and not params.files
 
 
-async def test_options_that_fix_hidden_information_are_refused_at_play(store):
+@pytest.mark.parametrize("name, options", [
+    ("global-warming", {"coins": ["S3:suit"]}),
+    ("relativity", {"layouts": ["na2345/na2345/na2345/an3254"] * 2}),
+    ("relativity", {"layouts": "na2345/na2345/na2345/an3254"}),
+])
+async def test_options_that_fix_hidden_information_are_refused_at_play(store, name, options):
+    assert set(options) <= engine.get_game(name).secret_options
     flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
     with pytest.raises(UserError, match="hidden"):
-        await started(flow, "global-warming", options={"coins": ["S3:suit"]})
+        await started(flow, name, options=options)
     assert await store.games_with_status("lobby") == []
+
+
+async def test_options_that_hide_nothing_are_taken_at_play(store):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
     row = await flow.open_lobby(game_name="global-warming", guild_id=1, channel_id=2, host_id=ALICE,
                                 host_name="alice", deadline=None, opponent_id=None,
                                 options={"variant": "diagonal"})
