@@ -430,8 +430,7 @@ class GameFlow:
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator with Manage Messages) can abort a game.")
         name = row.names.get(str(user_id), "a moderator")
-        posts = await self.store.tagged_notices(row.id)
-        notices = [n for item in posts.values() for n in strip(item)]
+        notices = await self.strip_all(row.id)
         notices.append(Notice("channel", row.thread_id or row.channel_id,
                               {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
                                           "it ends without a result."}))
@@ -444,6 +443,12 @@ class GameFlow:
         self.on_commit()
         return await self.get(game_id)
 
+    async def strip_all(self, game_id: int) -> list[Notice]:
+        """Notices taking the controls off every message of a game that still has some (board
+        posts, DMs, closed-DM fallbacks, reminders, draw offers): the game is over."""
+        return [n for item in await self.store.posts_with_controls(game_id)
+                for n in strip(item, CLOSED if item.target_kind == "user" else "")]
+
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
                             detail: str = "", prefix: str = "") -> None:
         now = self.clock()
@@ -451,6 +456,8 @@ class GameFlow:
         posts = await self.store.tagged_notices(row.id)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
                           posts=posts)
+        if plan.status == "finished":
+            plan.notices[:0] = await self.strip_all(row.id)
         await self.store.commit(
             row.id, row.version, now=now,
             changes={"state": game.to_json(new), "status": plan.status},
@@ -513,9 +520,7 @@ class GameFlow:
 
         live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
         board = {"view": new_public, "names": names}
-        if finished:
-            notices += strip(board_post)
-            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+        if finished:   # (commit_change takes the controls off every post of the game)
             head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines))])
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
                                                       "board": board}, tag="board"))
