@@ -15,7 +15,6 @@ from discord.ext import commands
 
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller
-from .components import DYNAMIC_ITEMS
 from .delivery import Delivery
 from .flow import GameFlow
 from .settings import Settings
@@ -27,16 +26,6 @@ COMMANDS_HASH_KEY = "commands_hash"
 MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
 OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
-
-
-def carries_component(interaction: discord.Interaction) -> bool:
-    """Whether the interaction's message holds the component used (what discord.py needs)."""
-    if interaction.message is None:
-        return False
-    custom_id = (interaction.data or {}).get("custom_id")
-    rows = interaction.message.components
-    return any(getattr(c, "custom_id", None) == custom_id
-               for row in rows for c in [row, *getattr(row, "children", [])])
 
 
 # The bot never joins voice: discord.py's start-up warnings about voice libraries would only
@@ -56,7 +45,8 @@ class PiecepackBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None,
             guild_ready_timeout=settings.guild_ready_timeout,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+            # Nobody is pinged unless a message names whom (bot.delivery.pings, the lobby).
+            allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.clock = clock or time.time
         self.seed_source = seed_source
@@ -86,7 +76,9 @@ class PiecepackBot(commands.Bot):
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)   # bot.ui's adapters have registered theirs
+        # Every component interaction is dispatched by on_interaction (not discord.py's
+        # dynamic items, which leave the odd ones unanswered); command errors come here too.
+        self.tree.error(self.controller.command_failed)
         if self.sync_on_start:
             await self.sync_commands_if_changed()
         if self.background:
@@ -110,17 +102,11 @@ class PiecepackBot(commands.Bot):
                  len(self.guilds))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """discord.py runs a DynamicItem only when the interaction carries the message holding
-        that component; run ours here when it does not (a proxy or test Discord may omit it)."""
-        if interaction.type is not discord.InteractionType.component or carries_component(interaction):
-            return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        for item_class in DYNAMIC_ITEMS:
-            match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match:
-                item = await item_class.from_custom_id(interaction, None, match)
-                await item.callback(interaction)
-                return
+        """Buttons and menus, whatever they carry (ours of any release, altered, unknown), and
+        modal submissions (we show none): the controller answers each one."""
+        if interaction.type in (discord.InteractionType.component,
+                                discord.InteractionType.modal_submit):
+            await self.controller.component_used(interaction)
 
     # ---- slash command publishing ----------------------------------------------------------
 

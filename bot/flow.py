@@ -14,7 +14,8 @@ What is said where:
   (unless their DMs are known to be closed: the thread then says to use the button instead);
 - during a secret phase a commit only edits the turn post's "2 of 4 chosen" line (who, never
   what); the reveal is the first public change after the last commit, posted as one message;
-- a draw offer, and its answers, are short text posts (the offer with Accept and Decline).
+- a draw offer, and its answers, are short text posts (the offer with Accept and Decline);
+- a post pings exactly the players its payload lists ("pinged" or "mentions"), nobody else.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import engine
 from engine import Game, GameError
 
 from . import texts, ui
+from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
 
@@ -43,14 +45,6 @@ REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 # The actions every game has besides moves: event kind -> the engine's call.
 GENERIC_OPS = {"resign": Game.resign, "offer": Game.offer_draw, "accept": Game.accept_draw,
                "decline": Game.decline_draw}
-
-
-class UserError(Exception):
-    """Something the user did that we refuse; the message is for them, nothing has changed."""
-
-
-class StaleControls(UserError):
-    """A player used controls of an earlier phase; they are shown the current ones."""
 
 
 @dataclass
@@ -72,7 +66,7 @@ def parse_options(text: str | None) -> dict:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UserError(f"The options are not valid JSON: {exc.msg}.") from None
+            raise UserError(f"The options are not valid JSON: {exc.msg} (at character {exc.pos}).") from None
         if not isinstance(value, dict):
             raise UserError("The options must be a JSON object.")
         return value
@@ -80,7 +74,8 @@ def parse_options(text: str | None) -> dict:
     for part in text.replace(";", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise UserError(f"Write options as key=value, for example variant=diagonal (not {part!r}).")
+            raise UserError("Write options as key=value, for example variant=diagonal "
+                            f"(not {texts.excerpt(part)}).")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -133,6 +128,8 @@ class GameFlow:
         return self.game_of(row).from_json(row.state)
 
     async def get(self, game_id: int) -> GameRow:
+        if not isinstance(game_id, int) or not 0 < game_id < 2 ** 63:   # SQLite's integers
+            raise UserError(f"There is no game {texts.excerpt(game_id, 24)}.")
         row = await self.store.get_game(game_id)
         if row is None:
             raise UserError(f"There is no game #{game_id}.")
@@ -165,7 +162,7 @@ class GameFlow:
         caller's only game waiting on them (or only running game). In DMs (no server) only the
         caller's own games can be named."""
         if game_id is not None:
-            row = await self.get(game_id)
+            row = await self.get(game_id if isinstance(game_id, int) else -1)
             if guild_id is None and not row.seat_of(user_id):
                 raise UserError(f"There is no game #{game_id}.")   # nor a hint that it exists
             if guild_id is not None and row.guild_id != guild_id:
@@ -206,9 +203,9 @@ class GameFlow:
         try:
             game.new_game([f"seat{i}" for i in range(game.min_players)], seed=0, options=options)
         except GameError as exc:
-            raise UserError(f"Those options do not work: {exc}") from None
-        except (TypeError, ValueError, KeyError) as exc:
-            raise UserError(f"Those options do not work ({exc}).") from None
+            raise UserError(texts.clip(f"Those options do not work: {texts.defuse(exc)}", 500)) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise UserError(texts.clip(f"Those options do not work ({texts.defuse(exc)}).", 500)) from None
         if deadline is not None and deadline not in DEADLINES:
             raise UserError("The deadline is none, 1d, 3d or 7d.")
         return await self.store.create_game(
@@ -228,8 +225,10 @@ class GameFlow:
         scope = ui.adapter_for(row.game).deadline_scope
         lines.append(f"Deadline: {texts.duration(row.deadline_seconds)} for each {scope}."
                      if row.deadline_seconds else "Deadline: none.")
-        if row.options:
-            lines.append("Options: `" + json.dumps(row.options)[:300] + "`")
+        if row.options:   # (never secret ones: /play refuses those)
+            shown = "; ".join(f"{key}={json.dumps(value, separators=(',', ':'))}"
+                              for key, value in sorted(row.options.items()))
+            lines.append("Options: " + texts.display(shown if len(shown) <= 300 else shown[:299] + "…"))
         if row.status == "lobby":
             if row.invited_id and str(row.invited_id) not in names:
                 lines.append(f"{texts.mention(str(row.invited_id))}, you are invited: press **Join**.")
@@ -370,7 +369,7 @@ class GameFlow:
                 else:
                     new, detail = GENERIC_OPS[op](game, state, player), ""
             except GameError as exc:
-                raise UserError(texts.with_names(str(exc), row.names)) from None
+                raise UserError(texts.with_names(texts.defuse(exc), row.names)) from None
             secret = op == "move" and before is not None and before.kind == "secret"
             try:
                 await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail)
@@ -584,6 +583,7 @@ class GameFlow:
             lines = head_lines + [" ".join(texts.mention(p) for p in answering)
                                   + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
             return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
+                                               "mentions": answering,
                                                "controls": [["draw", row.id, "accept"],
                                                             ["draw", row.id, "decline"]]}, tag="draw")]
         if kind == "accept":
@@ -672,6 +672,7 @@ class GameFlow:
                            + f"{texts.mention(player)}, I cannot send you direct messages: press "
                              "**Open my private controls** to see your choices here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
+                "mentions": [player],
             },
             "fallback_once": True,
         }
@@ -728,7 +729,8 @@ class GameFlow:
                 notices.append(Notice("channel", thread, {
                     "content": f"⏰ {texts.mention(player)}, reminder: **{title}** is waiting for you."
                                + (" Press **Open my private controls**." if private else "") + when,
-                    "controls": [["mine", row.id, "Open my private controls"]] if private else []}))
+                    "controls": [["mine", row.id, "Open my private controls"]] if private else [],
+                    "mentions": [player]}))
             elif private:
                 notices += strip(posts.get(f"dm:{player}"), REPLACED)   # the reminder brings fresh ones
                 notices.append(self.private_notice(
@@ -739,7 +741,7 @@ class GameFlow:
                 notices.append(Notice("user", int(player), {
                     "content": f"⏰ Reminder: **{title}**{where} is waiting for your move.{when}",
                     "fallback": {"content": f"⏰ {texts.mention(player)}, reminder: this game is "
-                                            f"waiting for your move.{when}"},
+                                            f"waiting for your move.{when}", "mentions": [player]},
                 }))
         next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
         try:

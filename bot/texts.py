@@ -9,8 +9,28 @@ from discord.utils import escape_markdown
 MESSAGE_LIMIT = 2000
 
 
+SHORT_ECHO = 40           # at most this much of a user's text is shown back to them
+_ZWSP = "\u200b"
+
+
 def display(name: str) -> str:
-    return escape_markdown(name)
+    """A display name (or any text a user chose) shown so that it can neither format nor
+    ping: markdown escaped, and `@` and `<` followed by an invisible space (no `@everyone`, no
+    `<@id>`, `<#id>` or `<t:...>`)."""
+    return escape_markdown(str(name)).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+
+
+def defuse(text: str) -> str:
+    """An engine's message, which may quote what a user typed, made unable to ping (its
+    formatting, e.g. `red up` in code, is kept)."""
+    return str(text).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+
+
+def excerpt(text: str, limit: int = SHORT_ECHO) -> str:
+    """A short, harmless quote of what a user typed, for an error message."""
+    text = " ".join(str(text).split())
+    short = text if len(text) <= limit else text[:limit - 1] + "…"
+    return f"“{display(short)}”"
 
 
 def with_names(text: str, names: dict[str, str]) -> str:

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 
+# No move of any game is written with more characters (Global Warming's five steps take 70).
+MAX_ACTION_TEXT = 200
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -314,6 +317,10 @@ class Game:
         self._own(state)
         if not isinstance(text, str) or not text.strip():
             raise InvalidAction("Type a move, for example one from the suggestions.")
+        if len(text.strip()) > MAX_ACTION_TEXT:
+            # (and the games' messages, which may quote the text, stay short)
+            raise InvalidAction(f"That is too long for a move ({len(text.strip())} characters); "
+                                "start typing and pick one from the suggestions.")
         return self._parse(state, player, text.strip())
 
     def apply(self, state: Mapping, player: str, action):

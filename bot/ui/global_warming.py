@@ -12,7 +12,8 @@ from discord.ui import DynamicItem, Select
 from engine.piecepack import VALUE_NAMES
 
 from .. import texts
-from ..components import builds, controller, values_of
+from ..errors import UserError
+from ..components import builds, controller, first_value
 from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
 
 FACE_LABELS = {value: name.capitalize() for value, name in VALUE_NAMES.items()}
@@ -138,11 +139,13 @@ class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[
         return cls(int(match["gid"]), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction):
-        src = values_of(interaction)[0]
+        src = first_value(interaction)
 
         def destinations(row, game, state, player):
             moves = tile_moves([str(a) for a in game.legal_actions(state, player)])
-            dests = moves.get(src, [])
+            if src not in moves:
+                raise UserError("That tile cannot move now; choose one from the menu.")
+            dests = moves[src]
             pages = [dests[i:i + SELECT_SIZE] for i in range(0, len(dests), SELECT_SIZE)][:5]
             specs = [["gwdest", row.id, self.stamp, src, n, page] for n, page in enumerate(pages)]
             tile = tile_names(game.view(state, None)).get(src, "tile")
@@ -171,6 +174,6 @@ class DestinationSelect(DynamicItem[Select],
         return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction):
-        dst = values_of(interaction)[0]
+        dst = first_value(interaction)
         await controller(interaction).action_chosen(
             interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)
