@@ -14,7 +14,7 @@ import discord
 from discord.ext import commands
 
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
-from .commands import Controller
+from .commands import Controller, Tree
 from .delivery import Delivery
 from .flow import GameFlow
 from .settings import Settings
@@ -44,6 +44,7 @@ class PiecepackBot(commands.Bot):
         intents.guilds = True
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+            tree_cls=Tree,
             guild_ready_timeout=settings.guild_ready_timeout,
             # Nobody is pinged unless a message names whom (bot.delivery.pings, the lobby).
             allowed_mentions=discord.AllowedMentions.none())

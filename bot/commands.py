@@ -55,6 +55,24 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_messages or perms.administrator))
 
 
+class Tree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Typing in an option that has no suggestions (a client of another release, or an
+        altered one): discord.py would log an ERROR and not answer; we suggest nothing."""
+        if interaction.type is not discord.InteractionType.autocomplete:
+            return True
+        data = interaction.data or {}
+        focused = next((o.get("name") for o in data.get("options") or [] if o.get("focused")), None)
+        command = self.get_command(str(data.get("name", "")))
+        params = getattr(command, "_params", {})   # (discord.py has no public lookup)
+        if focused in params and params[focused].autocomplete is not None:
+            return True
+        log.info("no suggestions for option %r of /%s", str(focused)[:20], str(data.get("name"))[:20])
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])
+        return False
+
+
 class Controller(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
@@ -492,6 +510,8 @@ class Controller(commands.Cog):
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction, game: Optional[int] = None):
         async with self.answering(interaction, game):
+            if interaction.guild_id is None:   # (a server command: the moderators are there)
+                raise UserError("Use `/abort` in the game's thread.")
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game, require_running=False, require_seat=False)
             row = await self.flow.abort(row.id, interaction.user.id, is_moderator(interaction))
