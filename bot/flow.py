@@ -203,9 +203,9 @@ class GameFlow:
         try:
             game.new_game([f"seat{i}" for i in range(game.min_players)], seed=0, options=options)
         except GameError as exc:
-            raise UserError(texts.clip(f"Those options do not work: {texts.defuse(exc)}", 500)) from None
+            raise UserError(f"Those options do not work: {texts.defuse(exc)}") from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise UserError(texts.clip(f"Those options do not work ({texts.defuse(exc)}).", 500)) from None
+            raise UserError(f"Those options do not work ({texts.defuse(exc)}).") from None
         if deadline is not None and deadline not in DEADLINES:
             raise UserError("The deadline is none, 1d, 3d or 7d.")
         return await self.store.create_game(

@@ -20,10 +20,15 @@ def display(name: str) -> str:
     return escape_markdown(str(name)).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
 
 
+_LONG_QUOTE = re.compile(r"""(['"])([^'"\n]{%d,})\1""" % (SHORT_ECHO + 1))
+ENGINE_MESSAGE_LIMIT = 400
+
+
 def defuse(text: str) -> str:
-    """An engine's message, which may quote what a user typed, made unable to ping (its
-    formatting, e.g. `red up` in code, is kept)."""
-    return str(text).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+    """An engine's message, which may quote what a user typed: long quotes cut short, unable
+    to ping (its formatting, e.g. `red up` in code, is kept)."""
+    text = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2][:SHORT_ECHO - 1]}…{m[1]}", str(text))
+    return clip(text, ENGINE_MESSAGE_LIMIT).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
 
 
 def excerpt(text: str, limit: int = SHORT_ECHO) -> str:

@@ -3,6 +3,7 @@ unintended pings, names that cannot format or ping, user text echoed only in sho
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.botkit import command, drawn, fake, press, running_bot, said, settle  # noqa: F401
@@ -49,3 +50,62 @@ async def test_an_aborted_game_loses_its_controls_too(fake, drawn, tmp_path):
         await command(fake, alice, "abort", channel=row.thread_id)
         await settle(bot)
         assert live_controls(fake, row.id) == []
+
+
+def pinged_by(record) -> set[str]:
+    """Who Discord would notify for a message payload: the mentions in its text that its
+    allowed_mentions let through."""
+    body = record.body if isinstance(record.body, dict) else {}
+    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    text = json.dumps(data.get("content") or "")
+    mentioned = set(re.findall(r"<@!?(\d+)>", text))
+    allowed = data.get("allowed_mentions")
+    if allowed is None:   # Discord's default: everyone mentioned
+        return mentioned
+    if "users" in allowed.get("parse", []):
+        return mentioned
+    return mentioned & {str(u) for u in allowed.get("users", [])}
+
+
+async def test_names_that_look_like_mentions_ping_nobody_and_format_nothing(fake, drawn, tmp_path):
+    carol = fake.add_user("carol")
+    alice = fake.add_user("alice", display_name=f"<@{carol}> **@everyone**")
+    bob = fake.add_user("bob", display_name=f"<@{carol}>")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        lobby = (await command(fake, alice, "play", {"game": "global-warming", "opponent": bob})).original
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        (row,) = await bot.store.games_of_user(int(alice))
+        await settle(bot)
+        await command(fake, alice, "draw", {"action": "offer"}, channel=row.thread_id)
+        await command(fake, bob, "resign", channel=row.thread_id)
+        await settle(bot)
+        sent = [r for r in fake.all_payloads if pinged_by(r)]
+        assert sent   # the invitation, the turn posts, the draw offer
+        for record in fake.all_payloads:
+            assert pinged_by(record) <= {alice, bob}, record
+            if "/threads" not in record.path:   # (a thread's name is plain text)
+                assert "**@everyone**" not in json.dumps(record.body), record
+        assert f"<@{carol}>" not in fake.message(lobby.id).content
+        invitation = next(r for r in fake.all_payloads if "you are invited" in json.dumps(r.body))
+        assert pinged_by(invitation) == {bob}
+
+
+async def test_long_typed_text_is_echoed_only_in_short(fake, drawn, tmp_path):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        res = await command(fake, alice, "play", {"game": "relativity", "options": "zz" * 1250})
+        assert 0 < len(said(res)) < 300 and "zz" * 30 not in said(res)
+        res = await command(fake, alice, "play", {"game": "global-warming",
+                                                  "options": "variant=" + "y" * 2500})
+        assert 0 < len(said(res)) < 600 and "y" * 300 not in said(res)
+        lobby = (await command(fake, alice, "play", {"game": "relativity"})).original
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        (row,) = await bot.store.games_of_user(int(bob))
+        for text in ("x" * 2500, "<@" + bob + "> " * 300, "a1#b1 " * 400):
+            res = await command(fake, alice, "move", {"move": text}, channel=row.thread_id)
+            assert 0 < len(said(res)) < 300 and not pinged_by_any(fake, res)
+
+
+def pinged_by_any(fake, res) -> bool:
+    return any(pinged_by(r) for r in fake.all_payloads if res.token in r.path)
