@@ -39,7 +39,7 @@ class PiecepackBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
-                 background: bool = True):
+                 background: bool = True, seat_order: Callable[[list, int], list] | None = None):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -51,6 +51,7 @@ class PiecepackBot(commands.Bot):
         self.settings = settings
         self.clock = clock or time.time
         self.seed_source = seed_source
+        self.seat_order = seat_order
         self.sync_on_start = sync_commands
         self.background = background
         self.store: Store | None = None
@@ -73,7 +74,8 @@ class PiecepackBot(commands.Bot):
         self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
-                             seed_source=self.seed_source)
+                             seed_source=self.seed_source,
+                             **({"seat_order": self.seat_order} if self.seat_order else {}))
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)

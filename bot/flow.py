@@ -23,11 +23,11 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Awaitable, Callable, Mapping
 
 import engine
-from engine import Game, GameError
+from engine import Game, GameError, Rng
 
 from . import texts, ui
 from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 # Keys of a view that change with every commit of a secret phase without showing anything new.
 VOLATILE_VIEW_KEYS = frozenset({"log", "move_number", "to_act", "awaited", "committed", "draw_offer"})
+SEAT_DRAW_SALT = 0x5EA70D5A   # the seat draw uses its own stream of the game's seed
 REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 
@@ -108,14 +109,26 @@ def compose(head: str, tail: list[str]) -> str:
     return texts.clip("\n".join(line for line in [head, *tail] if line))
 
 
+def draw_seats(seats: list, seed: int) -> list:
+    """The order of the seats, drawn from the game's seed (so it is stored with the start):
+    hosting or joining first gives no seat of one's choosing (in Relativity the first seat is
+    Night's Space, who also wins a tie)."""
+    return Rng(seed ^ SEAT_DRAW_SALT).shuffled(seats)
+
+
 class GameFlow:
+    """`seed_source` gives each new game's seed and `seat_order(seats, seed)` its order of
+    seats (tests may fix both)."""
+
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
-                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None):
+                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
+                 seat_order: Callable[[list, int], list] = draw_seats):
         self.store = store
         self.clock = clock
         self.reminder_hours = reminder_hours
         self.default_deadline = default_deadline
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.seat_order = seat_order
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
 
     # ---- reading ---------------------------------------------------------------------------
@@ -312,6 +325,7 @@ class GameFlow:
         caller has checked with can_start."""
         game = self.game_of(row)
         seed = int(self.seed_source())
+        row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
         except GameError as exc:
@@ -323,7 +337,8 @@ class GameFlow:
         row.thread_id = thread_id
         now = self.clock()
         scope = ui.adapter_for(row.game).deadline_scope
-        intro = (f"**{title}** begins: {texts.name_list(row.player_ids, names)}. "
+        intro = (f"**{title}** begins. The seats, drawn at random: "
+                 f"{texts.name_list(row.player_ids, names)}, in this order. "
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
@@ -334,6 +349,7 @@ class GameFlow:
             await self.store.commit(
                 row.id, row.version, now=now,
                 changes={"status": plan.status, "state": game.to_json(state), "thread_id": thread_id},
+                seats=row.seats,
                 events=[Event("start", str(row.host_id), start_detail)],
                 notices=plan.notices, timers=plan.timers)
         except Conflict:

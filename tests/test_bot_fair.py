@@ -109,3 +109,27 @@ async def test_long_typed_text_is_echoed_only_in_short(fake, drawn, tmp_path):
 
 def pinged_by_any(fake, res) -> bool:
     return any(pinged_by(r) for r in fake.all_payloads if res.token in r.path)
+
+
+async def test_the_seats_are_drawn_at_random_stored_and_shown(fake, drawn, tmp_path):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    firsts = []
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=list(range(1, 13)),
+                           draw_seats=True) as bot:
+        for _ in range(12):   # alice hosts every game; bob joins
+            lobby = (await command(fake, alice, "play", {"game": "relativity"})).original
+            await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+            row = (await bot.store.games_of_user(int(alice), statuses=("active",)))[-1]
+            await settle(bot)
+            state = bot.flow.state_of(row)
+            assert list(state["players"]) == row.player_ids     # the seats table follows the draw
+            start = json.loads((await bot.store.events(row.id))[-1]["detail"])
+            assert start["players"] == row.player_ids          # stored with the start
+            assert bot.flow.state_of(row) == await bot.flow.replay(row.id)
+            first_post = fake.messages(row.thread_id)[0].content
+            names = [{alice: "alice", bob: "bob"}[p] for p in row.player_ids]
+            assert f"drawn at random: **{names[0]}** and **{names[1]}**, in this order" in first_post
+            assert f"<@{row.player_ids[0]}>, your turn" in first_post   # Night's Space moves first
+            firsts.append(row.player_ids[0])
+            await command(fake, alice, "resign", channel=row.thread_id)
+    assert {alice, bob} == set(firsts)   # the host is not always first
