@@ -506,7 +506,8 @@ class Galaxies(Game):
                 f"{_pos(new_holes[b])}, and each player draws their path card.")
         moved = [src for src in moves if src not in discarded]
         if moved:
-            text += f" {_systems(sum(len(stacks[c]) for c in moved))} move along."
+            count = sum(len(stacks[c]) for c in moved)
+            text += f" {_systems(count)} move{'s' if count == 1 else ''} along."
         if discarded:
             text += " Discarded: " + ", ".join(
                 f"{_systems(len(stacks[c]))} at {_pos(c)}" for c in discarded) + "."
