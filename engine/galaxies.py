@@ -369,6 +369,8 @@ class Galaxies(Game):
     @staticmethod
     def _example(d, player, kind) -> str:
         found = targets(d, player, kind)
+        hole = _holes(d)[player]
+        found.sort(key=lambda a: not _near(hole, a.cell if isinstance(a, Place) else a.src))
         return str(found[0]) if found else ("3,1" if kind in ("system", "form") else "3,1>4,1")
 
     # ---- applying moves ------------------------------------------------------------------
@@ -433,7 +435,7 @@ class Galaxies(Game):
         d["reveal"] = {"turn": d["turn"], "cards": cards, "order": order, "toss": toss}
         d["commits"], d["timed_out"] = {}, []
         d["phase"], d["actor"], d["queue"] = "resolve", None, list(order)
-        self._log(s, text, event="reveal", cards=cards, order=order, toss=toss)
+        self._log(s, text, event="reveal", turn=d["turn"], cards=cards, order=order, toss=toss)
         self._next_actor(s)
 
     def _next_actor(self, s) -> None:
