@@ -206,7 +206,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
         scores = GAME.scores(state)
         assert f"Score: alice {scores[str(alice)]}, bob {scores[str(bob)]}." in end
         if outcome.draw:
-            assert "draw" in end
+            assert "draw" in end and "play another game" in end
         else:
             (winner,) = outcome.winners
             assert f"**{'alice' if winner == str(alice) else 'bob'}** wins" in end

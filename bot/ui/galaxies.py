@@ -91,8 +91,12 @@ class GalaxiesAdapter(Adapter):
 
     def standings(self, game, state, names):
         scores = game.scores(state)
-        return "Score: " + ", ".join(f"{texts.display(names.get(p, p))} {n}"
+        text = "Score: " + ", ".join(f"{texts.display(names.get(p, p))} {n}"
                                      for p, n in scores.items()) + "."
+        outcome = game.outcome(state)
+        if outcome is not None and outcome.draw and "tie" in outcome.reason:
+            text += " A tie: as the designer says, play another game (`/play game:galaxies`)!"
+        return text
 
 
 register("galaxies", GalaxiesAdapter())
