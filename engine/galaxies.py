@@ -93,11 +93,9 @@ private copy (in your DMs) also shows your hand.
 
 KINDS = ("system", "form", "merge", "shift")   # also the resolution order
 ACTION_LETTERS = {"F": "form", "M": "merge", "S": "shift"}
-LETTER_OF = {kind: letter for letter, kind in ACTION_LETTERS.items()}
 CARD_NAMES = {kind: kind.capitalize() for kind in KINDS}
 TURNS = 6
 START_HOLES = ((0, 0), (13, 0))
-PATH_LENGTH = 6
 # Where a Form may place a system (our ruling on "anywhere" of the unbounded grid).
 FORM_AREA = ((-1, 14), (-2, 2))  # (x from, x to), (y from, y to)
 COLOURS = ("red", "blue")         # seat order: the players' colours on the board
@@ -184,10 +182,6 @@ def _store_stacks(d: dict, stacks: Mapping) -> None:
 
 def _holes(d: Mapping) -> dict[str, tuple[int, int]]:
     return {p: tuple(h) for p, h in d["holes"].items()}
-
-
-def _empty(d: Mapping, cell) -> bool:
-    return cell not in _stacks(d) and cell not in _holes(d).values()
 
 
 def _direction(state: Mapping, player: str) -> int:

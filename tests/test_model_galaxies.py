@@ -112,7 +112,7 @@ class Model:
                     self.pending = list(engine_order())   # the toss: read from the reveal
                 else:
                     self.pending = sorted(self.cards, key=ranks.get)
-                self.advance(skip_first_check=False)
+                self.advance()
             return
         card = self.cards[p]
         if text != "pass":
@@ -126,9 +126,9 @@ class Model:
                 n = self.systems.pop(src)
                 self.systems[dst] = self.systems.get(dst, 0) + n
         self.pending.pop(0)
-        self.advance(skip_first_check=False)
+        self.advance()
 
-    def advance(self, skip_first_check):
+    def advance(self):
         while self.pending and not self.effects(self.pending[0], self.cards[self.pending[0]]):
             self.pending.pop(0)          # a card that can do nothing: its owner is skipped
         if not self.pending:
