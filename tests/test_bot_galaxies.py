@@ -109,6 +109,15 @@ async def give_target(table, way: int):
     elif any(c.startswith("pp:pick:") for c in ids):
         menu_id = next(c for c in ids if c.startswith("pp:pick:"))
         cell = board.select_options(menu_id)[0]["value"]
+        hole = GAME.view(state)["holes"][actor]
+
+        def far(c):
+            x, y = map(int, c.split(","))
+            return max(abs(x - hole["x"]), abs(y - hole["y"]))
+        assert far(cell) == min(far(c) for c in legal if c != "pass")   # nearest cells first
+        offered = [o["value"] for c in ids if c.startswith("pp:pick:")
+                   for o in board.select_options(c)]
+        assert sorted(offered) == sorted(a for a in legal if a != "pass")
         res = await choose(fake, user, menu_id, [cell], message_id=board.id)
         played, used = cell, "cell menus"
     else:

@@ -38,6 +38,12 @@ def stack_label(cell: str, sizes: Mapping[str, int]) -> str:
     return f"{cell}: stack of {n}" if n else cell
 
 
+def distance(cell: str, hole: Mapping) -> int:
+    """Steps (diagonals too) from the cell `x,y` to the hole."""
+    x, y = map(int, cell.split(","))
+    return max(abs(x - hole["x"]), abs(y - hole["y"]))
+
+
 class GalaxiesAdapter(Adapter):
     deadline_scope = "turn's card and each target"
 
@@ -63,7 +69,10 @@ class GalaxiesAdapter(Adapter):
             sizes = stack_sizes(view)
             sources = [[src, stack_label(src, sizes)] for src in sorted(moves)][:SELECT_SIZE]
             return [["galsrc", game_id, st, sources]] + pass_button
-        # System (up to 8 cells: buttons) or Form (the area's cells: menus of 25)
+        # System (up to 8 cells: buttons) or Form (the area's cells: menus of 25, the cells
+        # nearest the player's own hole first)
+        hole = view["holes"][player]
+        actions.sort(key=lambda cell: distance(cell, hole))
         specs = choice_specs(game_id, st, actions)
         if specs and specs[0][0] == "pick":
             specs = specs[:4]        # the fifth row holds Pass (the Form area fills 4 menus)
