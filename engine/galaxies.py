@@ -42,9 +42,10 @@ black hole when they meet. (The rules below are the designer's, in our words; th
 marked *ours* are how this bot settles what the printed rules leave open.)
 
 **Set-up.** Each player has a hand of 4 System cards and 6 action cards (2 Form, 2 Merge, \
-2 Shift) shuffled face down in a row: the collision path. Player 1's black hole starts at \
-0,0 with their cards on 1,0 to 6,0; player 2's hole at 13,0 with their cards on 12,0 down to \
-7,0. Cells are `x,y` on an endless grid (x to the right, y up; negative numbers are fine).
+2 Shift) shuffled face down in a row: the collision path, with the two black holes at its \
+ends. *Ours*, in numbers: cells are `x,y` on an endless grid (x to the right, y up; negative \
+numbers are fine). The first player (red) has the hole at 0,0 and their cards on 1,0 to 6,0; \
+the second (blue) the hole at 13,0 and their cards on 12,0 down to 7,0.
 
 **Each turn (six turns).**
 1. Both black holes step one cell toward the centre at once, and each player takes the card \
@@ -79,16 +80,18 @@ draw (the designer says: play another game!).
 **Hidden.** Your hand is yours: the other player sees only how many cards you hold. Nobody \
 sees the order of the face-down path cards. Played cards are public once shown.
 
-**Deadlines** (*ours*). Not choosing a card in time: you play no card this turn (the card stays \
+**Deadlines** (*ours*). Not choosing a card in time: you play no card this turn (your cards stay \
 in your hand) and the other card resolves alone. Not giving a target in time: your effect is \
 declined and the card is spent. Resigning ends the game; the other player wins.
 
 **The board picture.** The grid shows coordinates on every edge. Each black hole is a dark \
-disc ringed in its player's colour, with its scoring 3x3 outlined in that colour and the \
-current score beside it. Face-down path cards are the card backs on row 0. A stack of \
-systems is a star with a number: how many systems it holds. The panel shows the turn, both \
-hand sizes and, after a reveal, the two cards played and the order they resolve in. Your \
-private copy (in your DMs) also shows your hand.
+disc ringed in its player's colour, with its scoring 3x3 outlined (dashed) in that colour; \
+the current scores sit in badges of those colours above the grid, over each hole's column. \
+Face-down path cards are the card backs on row 0. A stack of systems is a star with a \
+number: how many systems it holds; an orange ring marks where the latest card put or moved \
+one. At the top: the turn (1 to 6), each player's score and hand size (✔ once they have \
+chosen); below the grid, after a reveal, the two cards played in the order they resolve. \
+Your private copy (in your DMs) also shows your hand.
 """
 
 KINDS = ("system", "form", "merge", "shift")   # also the resolution order

@@ -7,8 +7,9 @@ numbered on all four edges; below it the two cards of the latest reveal in resol
 a player's private copy, their hand drawn as cards.
 
 On the grid: each black hole is a dark disc ringed in its player's colour, its scoring 3x3
-outlined in that colour with the current score in a badge; face-down path cards are card backs;
-a stack of systems is a star with the number of systems it holds.
+outlined in that colour, its score in a badge above the grid over its column; face-down path
+cards are card backs; a stack of systems is a star with the number of systems it holds; an
+orange ring marks where the latest card put or moved a stack.
 
 Only the view is drawn: the path shows which cells still hold a card, never which card.
 Sizes are for a phone, where the image is shown 400 px wide: no text under 22 units (11 px).
