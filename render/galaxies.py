@@ -50,7 +50,7 @@ def draw(view: dict, names: dict[str, str] | None = None) -> str:
     grid_top = HEADER + BAR + LANE + MARGIN
     y = grid_top + grid_h + MARGIN
     panels = [_reveal(view, names, y)]
-    y += PANEL
+    y += PANEL if view.get("reveal") else 44     # no cards shown: one line
     if view.get("hand") is not None:
         panels.append(_hand(view, y))
         y += PANEL
