@@ -33,7 +33,7 @@ async def probe(fake, bot, game, state, player, thread, rnd) -> None:
             game.apply(state, player, choice["value"])
 
 
-@pytest.mark.parametrize("name, players", [("relativity", 2), ("global-warming", 3)])
+@pytest.mark.parametrize("name, players", [("relativity", 2), ("global-warming", 3), ("galaxies", 2)])
 async def test_whole_games_through_the_bot(fake, drawn, tmp_path, name, players):
     rnd = random.Random(5)
     game = engine.get_game(name)
