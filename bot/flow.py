@@ -239,7 +239,7 @@ class GameFlow:
         lines.append(f"Deadline: {texts.duration(row.deadline_seconds)} for each {scope}."
                      if row.deadline_seconds else "Deadline: none.")
         if row.options:   # (never secret ones: /play refuses those)
-            shown = "; ".join(f"{key}={json.dumps(value, separators=(',', ':'))}"
+            shown = "; ".join(f"{key}={value if isinstance(value, str) else json.dumps(value, separators=(',', ':'))}"
                               for key, value in sorted(row.options.items()))
             lines.append("Options: " + texts.display(shown if len(shown) <= 300 else shown[:299] + "…"))
         if row.status == "lobby":

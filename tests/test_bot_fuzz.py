@@ -115,6 +115,10 @@ async def test_malformed_interactions_are_each_answered_once_privately_and_chang
         (rel_row,) = await bot.store.games_of_user(int(dave))
         await press(fake, carol, f"pp:mine:{rel_row.id}")
         await press(fake, dave, f"pp:mine:{rel_row.id}")   # one of them gets the coin menu
+        frank, gina = fake.add_user("frank"), fake.add_user("gina")
+        gal = (await fake.slash(frank, "play", {"game": "galaxies"})).original
+        await press(fake, gina, gal.button("Join"), message_id=gal.id)
+        await settle(bot)
         other = (await fake.slash(erin, "play", {"game": "global-warming"})).original   # a lobby
         places = {"thread": str(row.thread_id), "dm": fake.dm_channel(alice, create=True)}
         with_controls = [m for m in fake.all_messages if m.custom_ids()]
