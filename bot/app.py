@@ -74,8 +74,7 @@ class PiecepackBot(commands.Bot):
         self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
-                             seed_source=self.seed_source,
-                             **({"seat_order": self.seat_order} if self.seat_order else {}))
+                             seed_source=self.seed_source, seat_order=self.seat_order)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)

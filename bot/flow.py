@@ -122,13 +122,13 @@ class GameFlow:
 
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
                  default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
-                 seat_order: Callable[[list, int], list] = draw_seats):
+                 seat_order: Callable[[list, int], list] | None = None):
         self.store = store
         self.clock = clock
         self.reminder_hours = reminder_hours
         self.default_deadline = default_deadline
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
-        self.seat_order = seat_order
+        self.seat_order = seat_order or draw_seats
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
 
     # ---- reading ---------------------------------------------------------------------------
