@@ -67,6 +67,8 @@ Acting as users (each waits for the bot's first response to the interaction, up 
         # -> list of {"name": ..., "value": ...}
     res2 = await fake.submit_modal(res, {"field_custom_id": "text"})  # after a modal response (type 9)
     msg = await fake.say(alice, "hello", channel=None)    # a plain user message (MESSAGE_CREATE)
+    res = await fake.send_raw(alice, MESSAGE_COMPONENT, {"custom_id": "x"}, channel=None,
+                              message_id=None)   # exactly this data, unchecked (fuzzing)
 
 InteractionResult (``res``)::
 
