@@ -6,12 +6,14 @@ At the end no post of the game keeps live controls, and no payload pinged anyone
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 import engine
 from bot import ui
+from engine.relativity import coins_to_layout
 from tests.botkit import command, drawn, fake, press, running_bot, settle  # noqa: F401
 from tests.test_bot_fair import live_controls, pinged_by
 
@@ -33,6 +35,17 @@ async def probe(fake, bot, game, state, player, thread, rnd) -> None:
             game.apply(state, player, choice["value"])
 
 
+def day_board_unseen(fake, drawn, state, since: int) -> int:
+    """Relativity before Day: no text and no image sent since `since` shows the Day board.
+    Returns how far the payloads are checked."""
+    layout = coins_to_layout(state["data"]["boards"][1])
+    for record in fake.all_payloads[since:]:
+        assert layout not in json.dumps(record.body)
+        for _, content in record.files:
+            assert drawn[content]["layout"] != layout
+    return len(fake.all_payloads)
+
+
 @pytest.mark.parametrize("name, players", [("relativity", 2), ("global-warming", 3), ("galaxies", 2)])
 async def test_whole_games_through_the_bot(fake, drawn, tmp_path, name, players):
     rnd = random.Random(5)
@@ -47,10 +60,13 @@ async def test_whole_games_through_the_bot(fake, drawn, tmp_path, name, players)
             await press(fake, users[0], lobby.button("Start"), message_id=lobby.id)
         (row,) = await bot.store.games_of_user(int(users[0]), statuses=("active",))
         thread = str(row.thread_id)
+        checked = 0
         for _ in range(MAX_ACTIONS):
             await settle(bot)
             row = await bot.store.get_game(row.id)
             state = bot.flow.state_of(row)
+            if name == "relativity" and state["data"]["round"] == "night":
+                checked = day_board_unseen(fake, drawn, state, checked)
             if game.outcome(state) is not None:
                 break
             player = rnd.choice([p for p in game.awaited(state)] or list(game.to_act(state)))
