@@ -363,6 +363,7 @@ class Controller(commands.Cog):
                 raise UserError("Those controls are out of date: the game has moved on. "
                                 "Use the latest ones, or `/move`.")
             content, specs = step(row, game, state, player)
+            content = texts.clip(content)
             view = build_view(specs)
             if new_message:
                 await interaction.response.send_message(content, view=view or discord.utils.MISSING,

@@ -255,7 +255,7 @@ class GameFlow:
             lines.append("This lobby was closed.")
         else:
             lines.append(f"The game is over; see <#{row.thread_id}>." if row.thread_id else "The game is over.")
-        return "\n".join(lines)
+        return texts.clip("\n".join(lines))
 
     def lobby_controls(self, row: GameRow) -> list[list]:
         if row.status != "lobby":
@@ -394,7 +394,8 @@ class GameFlow:
                 if secret:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
-            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new)
+            return Done(texts.clip(self._confirmation(row, game, state, new, player, op, detail, secret)),
+                        row, new)
         raise UserError("The game is busy; please try again.")
 
     @staticmethod
