@@ -27,6 +27,7 @@ from .core import (
 _MODULES = {
     "relativity": "engine.relativity",
     "global-warming": "engine.global_warming",
+    "byop1": "engine.byop1",
 }
 
 _loaded: dict[str, Game] = {}
