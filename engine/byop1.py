@@ -457,8 +457,11 @@ class Byop1(Game):
             return
         if not isinstance(action, Slides):
             raise IllegalAction(f"{action} is not a BYOP1 move.")
-        tiles = state["data"]["boards"][player]["tiles"]
+        d = state["data"]
+        tiles = d["boards"][player]["tiles"]
         for i, move in enumerate(action.moves):
+            if i and d["autodone"] and is_correct(tiles, **_targets(d)):
+                return  # the board is done here; the rest is not made
             after = slide(tiles, move)
             if after is None:
                 where = f"Slide {i + 1} of {len(action.moves)} ({move})" if len(action.moves) > 1 \
@@ -472,14 +475,13 @@ class Byop1(Game):
         d = s["data"]
         board = d["boards"][player]
         if isinstance(action, Slides):
-            t = d["targets"]
             for move in action.moves:
                 board["tiles"] = slide(board["tiles"], move)
                 board["slides"] += 1
-                if d["autodone"] and is_correct(board["tiles"], t["rows"], t["columns"]):
+                if d["autodone"] and is_correct(board["tiles"], **_targets(d)):
                     break
             # No log line for a slide: the log is public, and a board is its player's own.
-            if not (d["autodone"] and is_correct(board["tiles"], t["rows"], t["columns"])):
+            if not (d["autodone"] and is_correct(board["tiles"], **_targets(d))):
                 return
         self._call_done(s, player, rng)
 
@@ -678,6 +680,10 @@ def round_points(boards: Mapping[str, Mapping], ranking: str) -> dict[str, dict]
         out[p] = {"status": b["status"], "slides": b["slides"], "call": b["call"],
                   "rank": rank, "points": points}
     return out
+
+
+def _targets(d: Mapping) -> dict:
+    return {"row_suits": d["targets"]["rows"], "column_values": d["targets"]["columns"]}
 
 
 def _count(n: int, word: str) -> str:
