@@ -244,3 +244,36 @@ async def test_a_solo_game_reports_slides_and_time(fake, drawn, tmp_path):
         final = fake.messages(table.thread)[-1]
         assert f"solved the board in {len(plan)} slides" in final.content
         assert "Time: 3 min 20 s" in final.content
+
+
+async def test_a_round_deadline_ends_the_round_and_slides_do_not_restart_it(fake, drawn, tmp_path):
+    rendered = drawn
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=12, clock=clock) as bot:
+        table = await start(fake, bot, alice, [bob, carol], options="rounds=2 ranking=slides",
+                            deadline="1d")
+        status = fake.messages(table.thread)[0]
+        assert "⏳ Deadline" in status.content
+        due = (await bot.store.timers_of(table.game_id))["deadline"].due_at
+        clock.advance(40000)
+        plan = await table.solution(alice)
+        await command(fake, alice, "move", {"move": plan}, channel=table.thread)
+        await settle(bot)
+        dm = table.board_message(alice)
+        await press(fake, alice, dm.button("Done"), message_id=dm.id)
+        await settle(bot)
+        assert (await bot.store.timers_of(table.game_id))["deadline"].due_at == due
+        assert "**alice**, correct" in fake.message(status.id).content
+        clock.advance(86400 - 40000 + 1)
+        await settle(bot)
+        state = await table.state()
+        result = GAME.view(state, None)["history"][0]["results"]
+        # bob and carol did not finish: both last, tied (m = 3, no fumbler).
+        assert {p: r["points"] for p, r in result.items()} == \
+            {str(alice): 2, str(bob): 0, str(carol): 0}
+        assert GAME.view(state, None)["round"] == 2
+        text = "\n".join(m.content for m in fake.messages(table.thread))
+        assert "⏰ Time is up for this round: **bob**, **carol** did not finish." in text
+        assert (await bot.store.timers_of(table.game_id))["deadline"].due_at == clock.now + 86400
+        check_no_leak(fake, fake.all_payloads, rendered)
