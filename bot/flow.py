@@ -730,7 +730,8 @@ class GameFlow:
             lines.append(f"{' '.join(map(who, secret))}: make your secret choice. Your controls are "
                          "in your DMs (or press **Open my private controls**).")
         for player in private:
-            lines.append(f"{who(player)}: your private board is in your DMs.")
+            if player not in row.dms_closed:   # those are told about the button below
+                lines.append(f"{who(player)}: your private board is in your DMs.")
         closed = [p for p in secret + private if p in row.dms_closed]
         if closed:
             lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "

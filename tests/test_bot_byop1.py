@@ -8,6 +8,7 @@ its view."""
 from __future__ import annotations
 
 import json
+import re
 
 import engine
 from engine.byop1 import solve
@@ -277,3 +278,63 @@ async def test_a_round_deadline_ends_the_round_and_slides_do_not_restart_it(fake
         assert "⏰ Time is up for this round: **bob**, **carol** did not finish." in text
         assert (await bot.store.timers_of(table.game_id))["deadline"].due_at == clock.now + 86400
         check_no_leak(fake, fake.all_payloads, rendered)
+
+
+async def test_leak_during_a_round_nobody_sees_another_players_board(fake, drawn, tmp_path):
+    """Every way a board reaches a player (DM, its button updates, /move answers, the
+    ephemeral fallback, autocomplete) and every thread post, while a round is played: images
+    of a board go only to its owner, texts name nobody else's slide count before they finish,
+    and the thread's pictures hold no board of the round."""
+    rendered = drawn
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    fake.close_dms(carol)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=31) as bot:
+        table = await start(fake, bot, alice, [bob, carol], options="rounds=1")
+        status = fake.messages(table.thread)[0]
+        mark = len(fake.all_payloads)
+        for user, moves in ((alice, 7), (bob, 5), (carol, 3)):
+            plan = await table.solution(user)
+            if user == carol:
+                opened = await press(fake, carol, f"pp:mine:{table.game_id}", message_id=status.id)
+                message = opened.messages[-1]
+            else:
+                message = table.board_message(user)
+            for move in plan[:moves]:
+                await press(fake, user, slide_button(fake.message(message.id), move),
+                            message_id=message.id)
+            await command(fake, user, "move", {"move": plan[moves:moves + 2]}, channel=table.thread)
+            await fake.autocomplete(user, "move", {"move": ""}, focused="move", channel=table.thread)
+            await command(fake, user, "board", {}, channel=table.thread)
+        await settle(bot)
+        records = fake.all_payloads[mark:]
+        assert check_no_leak(fake, records, rendered) > 20
+        counts = {str(u): (await table.own(u))["board"]["slides"] for u in (alice, bob, carol)}
+        assert sorted(counts.values()) == [5, 7, 9]
+        # Sliding is private: the thread stays quiet.
+        assert [r for r in records if audience(fake, r) is None] == []
+        # A fumble is public, with its slide count; the others' counts are not.
+        mark = len(fake.all_payloads)
+        dm = table.board_message(bob)
+        asked = await press(fake, bob, dm.button("Done"), message_id=dm.id)
+        await press(fake, bob, asked.original.button("Yes, do it"), message_id=dm.id)
+        await settle(bot)
+        public = [r for r in fake.all_payloads[mark:] if audience(fake, r) is None]
+        fumbled = counts[str(bob)]
+        assert public and f"**bob**: fumble, {fumbled} slides" in fake.message(status.id).content
+        for record in public:
+            said_counts = re.findall(r"(\d+) slides?\b", json.dumps(record.body))
+            assert set(said_counts) <= {str(fumbled)}, record.path
+        check_no_leak(fake, fake.all_payloads, rendered)
+        # Nobody else's board image reached anyone: each owner got their own images only.
+        for user in (alice, bob, carol):
+            owned = [rendered[c] for r in records if audience(fake, r) == str(user)
+                     for _, c in r.files]
+            assert owned and all(v["viewer"] in (None, str(user)) for v in owned)
+
+
+async def test_play_refuses_the_deals_option(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=1):
+        res = await command(fake, alice, "play", {"game": "byop1",
+                                                  "options": "deals=MSAC/24a53/2M"})
+        assert "cannot be chosen at /play" in said(res)
