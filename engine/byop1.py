@@ -21,6 +21,7 @@ State (`state["data"]`), hidden parts marked *:
     round        number of the round being played (playoffs count on: 4, 5, ...)
     playoff      0 for the agreed rounds, 1, 2, ... for playoff rounds
     targets      {"rows": "MSAC", "columns": "24a53"} of the current round
+    deal         the current round's dealt tiles (25, row by row, "." the hole)
     boards*      {player: {"tiles": 25 codes row by row, "." the hole, "slides": int,
                  "status": "solving" | "correct" | "fumble" | "unfinished" | "left",
                  "call": order of the Done call in the round or None}}; only the players of the

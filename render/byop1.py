@@ -169,6 +169,7 @@ def _public(view: dict, names: dict) -> str:
     order = sorted(results, key=lambda p: (results[p]["rank"] is None, results[p]["rank"] or 0,
                                            results[p]["call"] or 0))
     count = len(order)
+    solo = len(view["players"]) == 1   # a puzzle: no ranks, no points
     cols = 1 if count == 1 else 2 if count <= 4 else 3
     cell = 44 if cols < 3 else 40
     board_w = 5 * cell
@@ -187,7 +188,7 @@ def _public(view: dict, names: dict) -> str:
         bx = 8 + (i % cols) * box_w + (width - 16 - cols * box_w) // 2
         by = top + (i // cols) * box_h
         x0, y0 = bx + 16, by + 58
-        if r["rank"] is not None:
+        if r["rank"] is not None and not solo:
             head = f"{_ordinal(r['rank'])} {fit(names[p], 10)}"
         else:
             head = fit(names[p], 14)
@@ -202,8 +203,9 @@ def _public(view: dict, names: dict) -> str:
                           class_="rank", data_player=p))
         parts.append(text(bx + 16, by + 38, how, 20, anchor="start", fill=colour,
                           class_="how", data_player=p))
-        parts.append(text(x0 + board_w, by + 38, pts, 20, bold=True, anchor="end", fill=INK,
-                          class_="round-points", data_player=p))
+        if not solo:
+            parts.append(text(x0 + board_w, by + 38, pts, 20, bold=True, anchor="end", fill=INK,
+                              class_="round-points", data_player=p))
         marks = _marks(r["tiles"], last["targets"])
         parts.append(_grid(r["tiles"], marks, x0, y0, cell, defs, ticks=False,
                            css="mini-board"))
@@ -211,7 +213,7 @@ def _public(view: dict, names: dict) -> str:
     totals = view["totals"]
     order_t = sorted(view["players"], key=lambda p: -totals[p])
     line = "Points: " + ", ".join(f"{fit(names[p], 10)} {totals[p]}" for p in order_t)
-    for k, chunk in enumerate(_wrap(line, max(30, width // 11))[:2]):
+    for k, chunk in enumerate([] if solo else _wrap(line, max(30, width // 11))[:2]):
         parts.append(text(14, y + k * 28, chunk, 20, bold=k == 0, anchor="start", fill=INK,
                           class_="totals"))
     outcome = view.get("outcome")
@@ -226,7 +228,8 @@ def _public(view: dict, names: dict) -> str:
 def _headline(view: dict, names: dict) -> str:
     outcome = view["outcome"]
     if len(view["players"]) == 1:
-        return "Solved!" if outcome["winners"] else "Not solved this time."
+        slides = sum(h["results"][view["players"][0]]["slides"] for h in view["history"])
+        return f"Solved in {slides} slides!" if outcome["winners"] else "Not solved this time."
     return outcome_headline(outcome, names)
 
 
