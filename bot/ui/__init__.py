@@ -197,4 +197,4 @@ def adapter_for(game_name: str) -> Adapter:
 
 
 # The games' adapters register themselves (and their components); they need the above.
-from . import byop1, global_warming, relativity  # noqa: E402,F401
+from . import byop1, galaxies, global_warming, relativity  # noqa: E402,F401
