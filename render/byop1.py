@@ -1,6 +1,6 @@
 """BYOP1 drawings: a player's own board, and the public round result (every final board).
 
-A player's view with a board (during a round) draws that board, 540 x 640 units: the round and
+A player's view with a board (during a round) draws that board, 440 x 526 units: the round and
 the slide count on top; the coins above columns 1-5 and the pawns left of rows 1-4 as in the
 rules' diagram; row 5 shaded as the parity sponge; a green tick on every tile already in its
 right place; below, who has finished and the points so far.
@@ -8,8 +8,8 @@ right place; below, who has finished and the points so far.
 Any other view (a spectator's, or anyone's once the game is over) draws the public picture: the
 latest finished round as small multiples, every player's final board with their rank and
 points, and the totals; before any round has finished, the targets and who has finished how.
-Text is at least 11 px tall when an image is shown 400 px wide on a phone: 18 units on the
-540-unit board, 20 on result images up to 728 units wide.
+Text is at least 11 px tall when an image is shown 400 px wide on a phone: 15 units on the
+440-unit board, 20 on result images up to 728 units wide.
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ SPONGE = "#cfd8e6"
 HOLE_FILL = "#3b352c"
 
 # Own board layout.
-WIDTH = 540
-LEFT = 84          # pawns and the sponge label
-TOP = 112          # below the header and the coins
-CELL = 88
-HEADER = 44
-NOTE = 18
+# Small on purpose: the board is redrawn after every slide, and resvg's time grows with the
+# pixels; a phone shows it about 400 px wide anyway.
+WIDTH = 440
+LEFT = 70          # pawns and the sponge label
+TOP = 94           # below the header and the coins
+CELL = 72
+HEADER = 40
+NOTE = 16
 
 
 def draw(view: dict, names: dict[str, str] | None = None) -> str:
@@ -96,32 +98,34 @@ def _own_board(view: dict, names: dict) -> str:
     viewer = view["viewer"]
     defs = pp.Defs()
     rows, columns = view["targets"]["rows"], view["targets"]["columns"]
-    height = TOP + 5 * CELL + 16 + 3 * 28 + 10
+    notes = [fit(_finished_line(view, names), 46)] + \
+        [fit(chunk, 46) for chunk in _wrap(_points_line(view, names), 46)[:3]]
+    height = TOP + 5 * CELL + 12 + (1 + len(notes)) * 24 + 8
     parts = [rect(0, 0, WIDTH, height, fill=BG)]
     slides = board["slides"]
-    parts.append(text(14, HEADER / 2, _round_title(view), 24, bold=True, anchor="start",
+    parts.append(text(10, HEADER / 2, _round_title(view), 20, bold=True, anchor="start",
                       fill=INK, class_="round"))
-    parts.append(text(WIDTH - 14, HEADER / 2, f"{fit(names[viewer], 12)} · "
-                      f"{slides} slide{'' if slides == 1 else 's'}", 22, bold=True,
+    parts.append(text(WIDTH - 10, HEADER / 2, f"{fit(names[viewer], 10)} · "
+                      f"{slides} slide{'' if slides == 1 else 's'}", 18, bold=True,
                       anchor="end", fill=INK, class_="slides"))
     # Coins above the columns, value side up.
     for c, value in enumerate(columns):
-        parts.append(pp.use(pp.coin_value(defs, value), LEFT + c * CELL + CELL / 2, TOP - 32,
-                            52, class_="coin", data_value=value))
+        parts.append(pp.use(pp.coin_value(defs, value), LEFT + c * CELL + CELL / 2, TOP - 26,
+                            42, class_="coin", data_value=value))
     # Pawns left of rows 1-4 in their suit's colour, with the suit beside.
     for r, letter in enumerate(rows):
         suit = SUIT_OF[letter]
         cy = TOP + r * CELL + CELL / 2
-        parts.append(pp.use(pp.pawn(defs, SUIT_COLOURS[suit]), 26, cy, 44, class_="pawn",
+        parts.append(pp.use(pp.pawn(defs, SUIT_COLOURS[suit]), 20, cy, 36, class_="pawn",
                             data_suit=suit))
-        parts.append(pp.use(pp.suit_symbol(defs, suit), 64, cy, 30))
-    parts.append(text(LEFT / 2 - 2, TOP + 4 * CELL + CELL / 2 - 12, "sponge", 18, bold=True,
+        parts.append(pp.use(pp.suit_symbol(defs, suit), 51, cy, 24))
+    parts.append(text(LEFT / 2 - 2, TOP + 4 * CELL + CELL / 2 - 10, "sponge", 15, bold=True,
                       fill=SOFT, class_="sponge-label"))
-    parts.append(text(LEFT / 2 - 2, TOP + 4 * CELL + CELL / 2 + 12, "nulls", 18, fill=SOFT))
+    parts.append(text(LEFT / 2 - 2, TOP + 4 * CELL + CELL / 2 + 10, "nulls", 15, fill=SOFT))
     parts.append(_grid(board["tiles"], board["in_place"], LEFT, TOP, CELL, defs, ticks=True,
                        css="board"))
     placed = sum(1 for i, ok in enumerate(board["in_place"]) if ok and i < 20)
-    y = TOP + 5 * CELL + 30
+    y = TOP + 5 * CELL + 24
     status = board["status"]
     if status == "solving":
         line = f"{placed} of 20 tiles in place" + (" · correct: call Done!" if board["correct"]
@@ -131,11 +135,10 @@ def _own_board(view: dict, names: dict) -> str:
         line, colour = "Done: correct! Waiting for the round to end.", GOOD
     else:
         line, colour = "Done: fumble (the board was not correct).", BAD
-    parts.append(text(14, y, line, 20, bold=True, anchor="start", fill=colour, class_="status"))
-    parts.append(text(14, y + 28, fit(_finished_line(view, names), 52), NOTE, anchor="start",
-                      fill=SOFT, class_="finished"))
-    parts.append(text(14, y + 56, fit(_points_line(view, names), 52), NOTE, anchor="start",
-                      fill=SOFT, class_="points"))
+    parts.append(text(10, y, line, 17, bold=True, anchor="start", fill=colour, class_="status"))
+    for k, note in enumerate(notes):
+        parts.append(text(10, y + 24 * (k + 1), note, NOTE, anchor="start", fill=SOFT,
+                          class_="finished" if k == 0 else "points"))
     return document(WIDTH, height, "".join(parts), defs.svg(), data_game="byop1",
                     data_round=view["round"])
 
@@ -154,7 +157,8 @@ def _finished_line(view: dict, names: dict) -> str:
 def _points_line(view: dict, names: dict) -> str:
     totals = view["totals"]
     order = sorted(view["players"], key=lambda p: -totals[p])
-    return "Points: " + ", ".join(f"{fit(names[p], 10)} {totals[p]}" for p in order)
+    # A no-break space keeps each name with its points when the line wraps.
+    return "Points: " + ", ".join(f"{fit(names[p], 10)}\u00a0{totals[p]}" for p in order)
 
 
 # ---------------------------------------------------------------------------- public image
