@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 
-# No move of any game is written with more characters (Global Warming's five steps take 70).
-MAX_ACTION_TEXT = 200
+# No move of any game is written with more characters (a whole BYOP1 solution takes a few
+# hundred slides); longer text is refused unread.
+MAX_ACTION_TEXT = 2000
 
 # --------------------------------------------------------------------------- errors
 

@@ -102,7 +102,7 @@ async def test_long_typed_text_is_echoed_only_in_short(fake, drawn, tmp_path):
         lobby = (await command(fake, alice, "play", {"game": "relativity"})).original
         await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
         (row,) = await bot.store.games_of_user(int(bob))
-        for text in ("x" * 2500, "<@" + bob + "> " * 300, "a1#b1 " * 400):
+        for text in ("x" * 2500, "x" * 1500, "<@" + bob + "> " * 300, "a1#b1 " * 300, "zz " * 500):
             res = await command(fake, alice, "move", {"move": text}, channel=row.thread_id)
             assert 0 < len(said(res)) < 300 and not pinged_by_any(fake, res)
 
