@@ -238,6 +238,9 @@ class PackSolitaire(Game):
     def _to_act(self, state):
         return () if state["data"]["done"] else tuple(state["players"])
 
+    def _resample_hidden(self, s, viewer, rng):
+        """Nothing is hidden: the whole deal is on the table."""
+
     # ---- moves ---------------------------------------------------------------------------
 
     def _legal_actions(self, state, player):
