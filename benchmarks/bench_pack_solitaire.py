@@ -1,6 +1,14 @@
 """Time the exact Pack Solitaire solver over seeded deals: median, 95th percentile, maximum.
 
     python benchmarks/bench_pack_solitaire.py [deals] [first seed]
+
+Target on a 2-core machine: median under 1 s, maximum under 10 s. Not met: on the shared
+2-core machine, seeds 0-4 took 81, 89, 103, 96 and 53 s (best scores 76, 70, 70, 74, 70).
+The search: positions in rows from the top left; the bound is the score so far, plus the exact
+best of the remaining suffix on its own (solved first, from the last position back), plus the
+pairs towards the suffix that the best unused tile could match. A bound built on the corners
+where four tiles meet (four squares there cannot have exactly three matching pairs) was tried
+and was slower per node than it pruned (see the report of issue 12).
 """
 
 from __future__ import annotations
