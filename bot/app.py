@@ -17,6 +17,7 @@ from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller
 from .components import DYNAMIC_ITEMS
 from .delivery import Delivery
+from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
 from .storage import Store
@@ -66,6 +67,7 @@ class PiecepackBot(commands.Bot):
         self.flow: GameFlow | None = None
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
+        self.renderer = Renderer(settings.render_in)
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
@@ -79,6 +81,7 @@ class PiecepackBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._wake = asyncio.Event()
         self._due_lock = asyncio.Lock()
+        self.renderer.start()
         self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
@@ -101,6 +104,7 @@ class PiecepackBot(commands.Bot):
                 pass
             self._task = None
         await super().close()
+        self.renderer.close()
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -34,12 +34,6 @@ RETRY_DELAYS = (2, 10, 60, 300, 1800, 3600)   # seconds, then give up
 BOARD_FILE = "board.png"
 
 
-def render_board(board: dict) -> bytes:
-    import render  # the renderer is slow to import; only the dispatcher needs it
-
-    return render.render_png(board["view"], names=board.get("names"))
-
-
 class Delivery:
     def __init__(self, bot):
         self.bot = bot
@@ -213,7 +207,7 @@ class Delivery:
         board = payload.get("board") if "board" in parts else None
         if board:
             try:
-                png = await asyncio.to_thread(render_board, board)
+                png = await self.bot.renderer.png(board)
             except Exception:
                 log.exception("could not draw the board of game %s", item.game_id)
                 kwargs["attachments"] = []   # an edited post's old image shows an old board
