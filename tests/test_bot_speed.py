@@ -1,0 +1,68 @@
+"""Costs that must not grow with a game: views carry a window of the log (and the bot still
+posts every new line), one move builds each view once, and delivered boards are not kept."""
+
+from __future__ import annotations
+
+import engine
+from engine import core
+from tests.botkit import drawn, fake, open_game, running_bot, settle, said  # noqa: F401
+
+GAME = engine.get_game("relativity")
+
+
+async def play_random_moves(fake, bot, row, thread, moves: int, seed: int = 4) -> list[str]:
+    """/move random legal moves; returns the log entries' texts (with names) of each move."""
+    chooser = core.Rng(seed)
+    names = row.names
+    posted = []
+    for _ in range(moves):
+        current = await bot.store.get_game(row.id)
+        state = GAME.from_json(current.state)
+        if GAME.outcome(state) is not None:
+            break
+        (player,) = GAME.to_act(state)
+        action = str(chooser.choice(GAME.legal_actions(state, player)))
+        res = await fake.slash(player, "move", {"move": action}, channel=thread)
+        await res.done()
+        await settle(bot)
+        after = GAME.from_json((await bot.store.get_game(row.id)).state)
+        new = after["log"][len(state["log"]):]
+        posted.append([bot_text(e["text"], names) for e in new])
+    return posted
+
+
+def bot_text(text: str, names: dict) -> str:
+    from bot import texts
+    return texts.with_names(text, names)
+
+
+async def test_every_log_line_is_posted_past_the_view_window(fake, drawn, tmp_path):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        lines = await play_random_moves(fake, bot, row, thread, core.VIEW_LOG + 6)
+        state = GAME.from_json((await bot.store.get_game(row.id)).state)
+        assert len(state["log"]) > core.VIEW_LOG   # the view's window was passed
+        posts = "\n".join(m.text for m in fake.messages(thread))
+        for new in lines:
+            assert new and all(line in posts for line in new)
+        # The latest board shows the view's window of the log, not the whole game's.
+        latest = list(drawn.values())[-1]
+        assert len(latest["log"]) == core.VIEW_LOG
+        assert latest["log_start"] == len(state["log"]) - core.VIEW_LOG
+
+
+async def test_a_move_builds_each_view_once(fake, drawn, tmp_path, monkeypatch):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        built = []
+        real_view = type(GAME).view
+
+        def counting(self, state, viewer=None):
+            built.append((state["move_number"], viewer))
+            return real_view(self, state, viewer)
+
+        monkeypatch.setattr(type(GAME), "view", counting)
+        await play_random_moves(fake, bot, row, thread, 1)
+        assert built and len(built) == len(set(built))
