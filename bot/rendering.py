@@ -31,11 +31,24 @@ def draw_board(board: dict) -> bytes:
     return render.render_png(board["view"], names=board.get("names"))
 
 
-def _warm_up() -> None:
-    """Import the renderer and load the fonts in a fresh worker."""
+# Workers run at a lower priority than the bot: when the cores are busy, the scheduler gives
+# the event loop its turn first, and boards wait instead.
+WORKER_NICE = 10
+
+
+def _start_worker() -> None:
+    """In each fresh worker: step down in priority, import the renderer, load the fonts."""
+    try:
+        os.nice(WORKER_NICE)
+    except (AttributeError, OSError):   # no nice on this system: same priority, still works
+        pass
     from render import svg
 
     svg.font_database()
+
+
+def _ready() -> bool:
+    return True
 
 
 class Renderer:
@@ -54,9 +67,10 @@ class Renderer:
         try:
             # Not fork: the bot has threads (aiosqlite's) whose locks a forked child would copy.
             context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_start_worker)
             for _ in range(self.workers):
-                self._pool.submit(_warm_up)
+                self._pool.submit(_ready)   # starts the workers now, not at the first board
         except (OSError, ValueError, NotImplementedError) as exc:
             log.warning("cannot start render workers (%s); drawing boards in a thread", exc)
             self.mode = "thread"
