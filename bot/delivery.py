@@ -39,18 +39,33 @@ class Delivery:
         self.bot = bot
         self.lock = asyncio.Lock()
         self.dm_channels: dict[int, int] = {}
+        self.drawings: dict[int, asyncio.Future] = {}   # notice id -> its board being drawn
 
     async def deliver_due(self) -> int:
-        """Send every notice that is due; returns how many were sent."""
+        """Send every notice that is due; returns how many were sent. The boards of a batch are
+        all drawn at once (the renderer's workers share them out), then sent in order."""
         sent = 0
         async with self.lock:
             while True:
                 items = await self.bot.store.pending_outbox(self.bot.now())
                 if not items:
                     return sent
-                for item in items:
-                    if await self.deliver(item):
-                        sent += 1
+                self.drawings = {item.id: self.draw(item.payload["board"])
+                                 for item in items if item.payload.get("board")}
+                try:
+                    for item in items:
+                        if await self.deliver(item):
+                            sent += 1
+                finally:
+                    for drawing in self.drawings.values():   # boards of notices not sent now
+                        drawing.cancel()
+                    self.drawings = {}
+
+    def draw(self, board: dict) -> asyncio.Future:
+        drawing = asyncio.ensure_future(self.bot.renderer.png(board))
+        # (a board whose notice is not sent after all is never awaited: its error is dropped)
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return drawing
 
     async def deliver(self, item: OutboxItem) -> bool:
         store = self.bot.store
@@ -206,8 +221,9 @@ class Delivery:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
+            drawing = self.drawings.pop(item.id, None) or self.draw(board)
             try:
-                png = await self.bot.renderer.png(board)
+                png = await drawing
             except Exception:
                 log.exception("could not draw the board of game %s", item.game_id)
                 kwargs["attachments"] = []   # an edited post's old image shows an old board

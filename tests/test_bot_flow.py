@@ -158,6 +158,7 @@ class Response:
 class FakeBot:
     def __init__(self, store, clock):
         self.store, self.clock = store, clock
+        self.renderer = rendering.Renderer("thread")
 
     def now(self):
         return self.clock()

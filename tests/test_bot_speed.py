@@ -3,6 +3,8 @@ posts every new line), one move builds each view once, and delivered boards are 
 
 from __future__ import annotations
 
+import asyncio
+
 import engine
 from engine import core
 from tests.botkit import drawn, fake, open_game, running_bot, settle, said  # noqa: F401
@@ -66,3 +68,30 @@ async def test_a_move_builds_each_view_once(fake, drawn, tmp_path, monkeypatch):
         monkeypatch.setattr(type(GAME), "view", counting)
         await play_random_moves(fake, bot, row, thread, 1)
         assert built and len(built) == len(set(built))
+
+
+async def test_the_boards_of_a_batch_are_drawn_at_once_and_sent_in_order(fake, tmp_path):
+    from tests.botkit import command, press
+
+    users = [fake.add_user(n) for n in ("ann", "ben", "cat", "dan")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        drawing, most = set(), []
+
+        async def slow_png(board):
+            drawing.add(id(board))
+            most.append(len(drawing))
+            await asyncio.sleep(0.02)
+            drawing.discard(id(board))
+            return b"\x89PNG" + str(board["view"]["viewer"]).encode()
+
+        bot.renderer.png = slow_png
+        res = await command(fake, users[0], "play", {"game": "global-warming"})
+        lobby = res.original
+        for user in users[1:]:
+            await press(fake, user, lobby.button("Join"), message_id=lobby.id)
+        await press(fake, users[0], lobby.button("Start"), message_id=lobby.id)
+        await settle(bot)
+        assert max(most) >= 3   # the thread's board and the DMs' boards together
+        for user in users:      # each DM shows its own player's board
+            (dm,) = fake.dms(user)
+            assert dm.attachments[0][1] == b"\x89PNG" + str(user).encode()
