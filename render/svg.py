@@ -18,6 +18,8 @@ from pathlib import Path
 
 import svg2png_py
 
+from . import glyphs
+
 FONT_DIR = Path(__file__).parent / "fonts"
 FONT_FILES = (FONT_DIR / "DejaVuSans.ttf", FONT_DIR / "DejaVuSans-Bold.ttf")
 FONT_FAMILY = "DejaVu Sans"
@@ -130,9 +132,54 @@ def svg_size(svg: str) -> tuple[float, float]:
     return svg2png_py.svg_intrinsic_size(svg, font_database(), _options())
 
 
+@lru_cache(maxsize=2)
+def bundled_font(bold: bool) -> glyphs.Font:
+    return glyphs.Font(FONT_FILES[1 if bold else 0])
+
+
+_TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
+_ATTRIBUTE = re.compile(r'([\w:-]+)="([^"]*)"')
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
+# What a text's outline path takes over from it; anything else (spacing, baselines, ...) and
+# the text is left for resvg to set.
+_TEXT_ONLY = {"x", "y", "font-family", "font-size", "font-weight", "text-anchor"}
+_ALLOWED = _TEXT_ONLY | {"fill", "class", "opacity", "fill-opacity", "stroke", "stroke-width",
+                         "stroke-linejoin", "transform", "id"}
+
+
+def _outline(match: re.Match) -> str:
+    attributes = dict(_ATTRIBUTE.findall(match.group(1)))
+    content = " ".join(re.sub(r"&\w+;", lambda m: _ENTITIES.get(m.group(0), m.group(0)),
+                              match.group(2)).split())
+    if (attributes.get("font-family") != FONT_FAMILY or "font-size" not in attributes
+            or attributes.get("font-weight", "bold") != "bold"
+            or not all(name in _ALLOWED or name.startswith("data-") for name in attributes)):
+        return match.group(0)
+    font = bundled_font("font-weight" in attributes)
+    path = glyphs.line_path(font, content, attributes.get("text-anchor", "start"))
+    if path is None:   # a character the font lacks
+        return match.group(0)
+    scale = f"{float(attributes['font-size']) / font.units_per_em:.6g}"
+    place = (f"translate({attributes.get('x', '0')} {attributes.get('y', '0')}) "
+             f"scale({scale} -{scale})")
+    if "transform" in attributes:
+        place = f"{attributes['transform']} {place}"
+    kept = "".join(f' {name}="{value}"' for name, value in attributes.items()
+                   if name not in _TEXT_ONLY and name != "transform")
+    return f'<path transform="{place}"{kept} d="{path}"/>'
+
+
+def outline_text(svg: str) -> str:
+    """`svg` with each of our <text> elements replaced by the outline of its glyphs: the same
+    picture, drawn without resvg's text layout."""
+    return _TEXT.sub(_outline, svg)
+
+
 def svg_to_png(svg: str, width: int | None = None) -> bytes:
     """Rasterise `svg` at `PNG_SCALE` times its own size (or scaled to `width` pixels wide) with
-    the bundled font only, so the bytes do not depend on the machine."""
+    the bundled font only, so the bytes do not depend on the machine. Text is drawn as glyph
+    outlines (see `outline_text`)."""
+    svg = outline_text(svg)
     own_width, own_height = svg_size(svg)
     scale = width / own_width if width else PNG_SCALE
     size = (max(1, round(own_width * scale)), max(1, round(own_height * scale)))

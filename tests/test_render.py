@@ -292,14 +292,46 @@ def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
     assert svg.svg_to_png(regular) not in (drawn, svg.svg_to_png(blank))
 
 
-def test_system_fonts_make_no_difference():
+def test_system_fonts_make_no_difference(monkeypatch):
     """The same bytes whether resvg may see the machine's fonts or not: only ours are used."""
-    text_svg = render.render_svg(hand_view())
+    text_svg = render.render_svg(hand_view(), names={"ann": "Ann 🙂"})   # the emoji: <text> kept
+    ours = svg.svg_to_png(text_svg)
     fonts = svg2png_py.FontDatabase()
     fonts.load_system_fonts()
     for path in svg.FONT_FILES:
         fonts.load_font_file(str(path))
-    assert _rasterise(text_svg, fonts) == svg.svg_to_png(text_svg)
+    monkeypatch.setattr(svg, "font_database", lambda: fonts)
+    assert svg.svg_to_png(text_svg) == ours
+
+
+def _pixels(text: str) -> bytes:
+    return svg2png_py.svg_to_rgba(text, svg.font_database(),
+                                  options=svg2png_py.RenderOptions(font_family=svg.FONT_FAMILY))[0]
+
+
+@pytest.mark.parametrize("bold", [False, True])
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+def test_text_drawn_as_outlines_looks_like_resvgs_own_text(bold, anchor):
+    x = {"start": 5, "middle": 200, "end": 395}[anchor]
+    line = svg.text(x, 20, "Alice to move · Space, AVAT 1234…", 15, bold=bold, anchor=anchor)
+    document = svg.document(400, 40, line)
+    outlined = svg.outline_text(document)
+    assert "<text" not in outlined and "<path" in outlined
+    ours, theirs = _pixels(outlined), _pixels(document)
+    inked = sum(1 for value in theirs[3::4] if value)
+    differing = sum(1 for a, b in zip(ours[3::4], theirs[3::4]) if abs(a - b) > 96)
+    assert inked > 1000 and differing < inked * 0.05   # the same glyphs in the same places
+
+
+def test_only_our_text_elements_become_outlines():
+    plain = svg.text(10, 20, "Bob", 12, class_="name", data_seat="1")
+    assert svg.outline_text(plain).startswith('<path transform="translate(10 24.38) ')
+    assert 'class="name" data-seat="1"' in svg.outline_text(plain)
+    kept = [svg.text(10, 20, "漢字", 12),                          # not in the bundled font
+            svg.text(10, 20, "Bob", 12, letter_spacing="2"),      # spacing: resvg sets it
+            '<text x="1" y="2" font-family="Serif" font-size="9">x</text>']
+    for element in kept:
+        assert svg.outline_text(element) == element
 
 
 def test_png_bytes_even_from_a_binding_that_returns_a_list(monkeypatch):
