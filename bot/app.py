@@ -173,6 +173,7 @@ class PiecepackBot(commands.Bot):
         """Something was queued: let the background task deliver it now."""
         if self._wake is not None:
             self._wake.set()
+            self.delivery.wake()   # its boards start drawing at once
 
     async def run_due(self) -> None:
         """Fire the timers that are due and deliver the queued notices (tests call this)."""

@@ -40,26 +40,54 @@ class Delivery:
         self.lock = asyncio.Lock()
         self.dm_channels: dict[int, int] = {}
         self.drawings: dict[int, asyncio.Future] = {}   # notice id -> its board being drawn
+        self._looking: asyncio.Future | None = None
+        self._look_again = False
 
     async def deliver_due(self) -> int:
-        """Send every notice that is due; returns how many were sent. The boards of a batch are
-        all drawn at once (the renderer's workers share them out), then sent in order."""
+        """Send every notice that is due, in order; returns how many were sent."""
         sent = 0
         async with self.lock:
             while True:
                 items = await self.bot.store.pending_outbox(self.bot.now())
                 if not items:
                     return sent
-                self.drawings = {item.id: self.draw(item.payload["board"])
-                                 for item in items if item.payload.get("board")}
-                try:
-                    for item in items:
+                self.start_drawing(items)
+                for item in items:
+                    try:
                         if await self.deliver(item):
                             sent += 1
-                finally:
-                    for drawing in self.drawings.values():   # boards of notices not sent now
-                        drawing.cancel()
-                    self.drawings = {}
+                    finally:
+                        drawing = self.drawings.pop(item.id, None)
+                        if drawing is not None:   # (not sent now: drawn again when it is)
+                            drawing.cancel()
+
+    # Boards are drawn ahead: as soon as notices are queued (`wake`), every board among the
+    # due notices starts drawing, so the renderer's workers share them out while earlier
+    # notices are still being sent; each is then sent in its turn.
+
+    def wake(self) -> None:
+        """Notices were queued: start drawing their boards now."""
+        if self._looking is not None and not self._looking.done():
+            self._look_again = True
+            return
+        self._looking = asyncio.ensure_future(self._look_ahead())
+
+    async def _look_ahead(self) -> None:
+        while True:
+            self._look_again = False
+            try:
+                self.start_drawing(await self.bot.store.pending_outbox(self.bot.now()))
+            except Exception as exc:   # (the store closing); the dispatcher draws them anyway
+                log.debug("could not look ahead at the outbox: %r", exc)
+                return
+            if not self._look_again:
+                return
+
+    def start_drawing(self, items) -> None:
+        for item in items:
+            board = item.payload.get("board")
+            if board and item.id not in self.drawings:
+                self.drawings[item.id] = self.draw(board)
 
     def draw(self, board: dict) -> asyncio.Future:
         drawing = asyncio.ensure_future(self.bot.renderer.png(board))
@@ -221,7 +249,7 @@ class Delivery:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
-            drawing = self.drawings.pop(item.id, None) or self.draw(board)
+            drawing = self.drawings.get(item.id) or self.draw(board)
             try:
                 png = await drawing
             except Exception:
