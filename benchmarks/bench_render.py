@@ -3,10 +3,10 @@ size; and the bot's renderer: event-loop stalls while it draws, boards per secon
 
     python benchmarks/bench_render.py [--runs N]
 
-The views are real mid-game positions (seeded random play), drawn at the bot's size (PNG_SCALE
-times the drawing). CairoSVG is not a dependency of the project (it pulls in Pillow): install
-it beside the project in a separate environment to get the ratio; without it the ratio is
-skipped. The renderer part starts the bot's worker processes as the bot does.
+The views are real mid-game positions (seeded random play), drawn at the bot's size (scaled
+up to render.svg.PNG_WIDTH pixels wide). CairoSVG is not a dependency of the project (it pulls
+in Pillow): install it beside the project in a separate environment to get the ratio; without
+it the ratio is skipped. The renderer part starts the bot's worker processes as the bot does.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def mid_game_view(name: str, players: list[str], moves: int, seed: int = 7) -> d
 
 def cairo_png(svg: str) -> bytes:
     width, _ = svg_size(svg)
-    return cairosvg.svg2png(bytestring=svg.encode(), output_width=round(width * render.svg.PNG_SCALE))
+    return cairosvg.svg2png(bytestring=svg.encode(), output_width=round(width * render.svg.png_scale(width)))
 
 
 def ms(call) -> float:
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     views = [mid_game_view(name, players, moves) for name, players, moves in BOARDS]
     svg_to_png(render.render_svg(views[0]))   # warm up: fonts loaded, files in the page cache
     ok = True
-    print(f"Boards at {render.svg.PNG_SCALE}x the drawing, medians of {args.runs} interleaved runs:")
+    print(f"Boards at the bot's size, medians of {args.runs} interleaved runs:")
     for (name, _, _), view in zip(BOARDS, views):
         r = time_board(view, args.runs)
         line = (f"  {name:15} SVG {r['svg']:5.1f} ms  PNG {r['png']:5.1f} ms  "

@@ -4,8 +4,9 @@ Drawings are plain strings: each helper returns one element. Text is always set 
 DejaVu Sans, and resvg's font database holds only that font (no system fonts), so a PNG is the
 same on every machine.
 
-PNGs are drawn at `PNG_SCALE` times the drawing's own size: a board drawn 560 user units wide
-becomes a 1120 px image, crisp on a phone's 2x screen, without any game laying itself out anew.
+PNGs are scaled up to `PNG_WIDTH` pixels wide: a board drawn 560 user units wide becomes an
+800 px image, crisp on a phone's 2x screen (Discord shows it about 400 points wide), without any
+game laying itself out anew.
 The binding (svg2png-py, resvg built for speed) lets go of the GIL while it draws, and keeps
 its font database for the life of the process rather than loading the fonts on every call.
 """
@@ -106,7 +107,7 @@ def document(width: int, height: int, body: str, defs: str = "", **values) -> st
     )
 
 
-PNG_SCALE = 2   # PNG pixels per SVG user unit, unless a width is asked for
+PNG_WIDTH = 800   # pixels: drawings narrower than this are scaled up to it
 
 _ROOT_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
 
@@ -175,13 +176,18 @@ def outline_text(svg: str) -> str:
     return _TEXT.sub(_outline, svg)
 
 
+def png_scale(own_width: float, width: int | None = None) -> float:
+    """PNG pixels per user unit: to `width` when given, else up to PNG_WIDTH (never down)."""
+    return width / own_width if width else max(1.0, PNG_WIDTH / own_width)
+
+
 def svg_to_png(svg: str, width: int | None = None) -> bytes:
-    """Rasterise `svg` at `PNG_SCALE` times its own size (or scaled to `width` pixels wide) with
+    """Rasterise `svg` scaled up to PNG_WIDTH pixels wide (or to `width` pixels wide) with
     the bundled font only, so the bytes do not depend on the machine. Text is drawn as glyph
     outlines (see `outline_text`)."""
     svg = outline_text(svg)
     own_width, own_height = svg_size(svg)
-    scale = width / own_width if width else PNG_SCALE
+    scale = png_scale(own_width, width)
     size = (max(1, round(own_width * scale)), max(1, round(own_height * scale)))
     png = svg2png_py.svg_to_png(svg, font_database(), transform=(scale, 0, 0, 0, scale, 0),
                                 bg_size=size, options=_options())

@@ -231,7 +231,7 @@ def test_real_views_from_the_engine(tmp_path):
     assert sorted(e.get("data-cell") for e in with_class(root, "last-swap")) == ["b1", "d2"]
     assert [e.get("data-value") for e in with_class(root, "trophy-won")] == ["2"]
     png = render.render_png(view)
-    assert png_size(png) == (relativity.WIDTH * svg.PNG_SCALE, relativity.HEIGHT * svg.PNG_SCALE)
+    assert png_size(png) == (800, round(relativity.HEIGHT * 800 / relativity.WIDTH))
 
 
 def test_a_whole_random_game_draws_at_every_step():
@@ -250,9 +250,9 @@ def test_a_whole_random_game_draws_at_every_step():
 
 def test_png_is_valid_at_the_default_size_and_scales():
     view = hand_view()
-    # Drawn at twice the drawing's size by default: at least 800 px wide, crisp on 2x screens.
+    # Scaled up to 800 px wide by default: crisp on a phone's 2x screen.
     width, height = png_size(render.render_png(view))
-    assert (width, height) == (relativity.WIDTH * 2, relativity.HEIGHT * 2) and width >= 800
+    assert width == 800 and abs(height - 800 * relativity.HEIGHT / relativity.WIDTH) <= 1
     width, height = png_size(render.render_png(view, width=400))
     assert width == 400 and abs(height - 400 * relativity.HEIGHT / relativity.WIDTH) <= 1
 
@@ -266,7 +266,7 @@ def test_the_same_view_gives_the_same_bytes():
 def _rasterise(text: str, fonts: "svg2png_py.FontDatabase") -> bytes:
     """`text` drawn like svg.svg_to_png does, but with the font database given."""
     width, height = svg.svg_size(text)
-    scale = svg.PNG_SCALE
+    scale = svg.png_scale(width)
     return bytes(svg2png_py.svg_to_png(
         text, fonts, transform=(scale, 0, 0, 0, scale, 0),
         bg_size=(round(width * scale), round(height * scale)),
@@ -338,7 +338,7 @@ def test_png_bytes_even_from_a_binding_that_returns_a_list(monkeypatch):
     real = svg2png_py.svg_to_png
     monkeypatch.setattr(svg.svg2png_py, "svg_to_png", lambda *a, **kw: list(real(*a, **kw)))
     png = svg.svg_to_png(svg.document(10, 10, ""))
-    assert isinstance(png, bytes) and png_size(png) == (20, 20)
+    assert isinstance(png, bytes) and png_size(png) == (800, 800)
 
 
 def test_a_view_of_an_undrawn_game_is_refused():
@@ -353,7 +353,7 @@ def test_cli_writes_the_opening_position_as_png(tmp_path, capsys):
     out = tmp_path / "board.png"
     assert cli(["relativity", "--seed", "7", "--out", str(out)]) == 0
     png = out.read_bytes()
-    assert png_size(png) == (relativity.WIDTH * svg.PNG_SCALE, relativity.HEIGHT * svg.PNG_SCALE)
+    assert png_size(png) == (800, round(relativity.HEIGHT * 800 / relativity.WIDTH))
     state = GAME.new_game(["Player 1", "Player 2"], seed=7)
     assert png == render.render_png(GAME.view(state, None))
 
