@@ -83,9 +83,9 @@ def time_board(view: dict, runs: int) -> dict:
     return result
 
 
-async def loop_stalls(renderer: Renderer, boards: list[dict], rounds: int) -> tuple[float, float]:
-    """(longest gap of a 1 ms ticker on the loop, boards/s) while `boards` are drawn `rounds`
-    times, all at once each round."""
+async def loop_stalls(renderer: Renderer, boards: list[dict], rounds: int) -> tuple[float, float, float]:
+    """(longest gap of a 1 ms ticker on the loop, boards/s, the loop thread's own CPU time per
+    board in ms) while `boards` are drawn `rounds` times, all at once each round."""
     gaps: list[float] = []
     running = True
 
@@ -97,15 +97,22 @@ async def loop_stalls(renderer: Renderer, boards: list[dict], rounds: int) -> tu
             gaps.append(now - last)
             last = now
 
+    async def draw_all():
+        cpu = time.thread_time()   # the loop thread's CPU time: what the drawing costs it
+        for _ in range(rounds):
+            await asyncio.gather(*(renderer.png(board) for board in boards))
+        return time.thread_time() - cpu
+
+    loop_cpu = await draw_all()   # first without the ticker, whose own wake-ups cost CPU too
     tick = asyncio.create_task(ticker())
     await asyncio.sleep(0.01)
     start = time.perf_counter()
-    for _ in range(rounds):
-        await asyncio.gather(*(renderer.png(board) for board in boards))
+    await draw_all()
     elapsed = time.perf_counter() - start
     running = False
     await tick
-    return max(gaps) * 1000 - 1.0, len(boards) * rounds / elapsed
+    drawn = len(boards) * rounds
+    return max(gaps) * 1000 - 1.0, drawn / elapsed, loop_cpu / drawn * 1000
 
 
 async def idle_stall(seconds: float) -> float:
@@ -129,7 +136,7 @@ async def renderer_figures(views: list[dict], rounds: int) -> dict:
         one = await loop_stalls(renderer, boards[:1], rounds)
         two = await loop_stalls(renderer, boards[:1] * 2, rounds)
         renderer.close()
-        figures[mode] = (max(one[0], two[0]), one[1], two[1])
+        figures[mode] = (max(one[0], two[0]), one[1], two[1], max(one[2], two[2]))
     return figures
 
 
@@ -160,10 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     figures = asyncio.run(renderer_figures(views, rounds=20))
     print(f"  (the same ticker with nothing to do stalls up to {figures.pop('idle'):.1f} ms on this "
           "machine now)")
-    for mode, (stall, one, two) in figures.items():
+    for mode, (stall, one, two, loop_ms) in figures.items():
         gain = two / one
-        line = (f"  {mode:7}: longest stall {stall:5.1f} ms; boards/s one game {one:5.1f}, "
-                f"two at once {two:5.1f} ({gain:.2f}x)")
+        line = (f"  {mode:7}: longest stall {stall:5.1f} ms; loop thread's CPU per board "
+                f"{loop_ms:4.1f} ms; boards/s one game {one:5.1f}, two at once {two:5.1f} "
+                f"({gain:.2f}x)")
         if mode == "process":   # the bot's default
             met = stall < STALL_MS and gain >= PARALLEL_GAIN
             ok &= met
