@@ -27,6 +27,7 @@ from .core import (
 _MODULES = {
     "relativity": "engine.relativity",
     "global-warming": "engine.global_warming",
+    "galaxies": "engine.galaxies",
 }
 
 _loaded: dict[str, Game] = {}

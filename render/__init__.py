@@ -8,13 +8,14 @@ Only a view is ever drawn, never a state, so nothing hidden can reach an image.
 
 from __future__ import annotations
 
-from . import global_warming, relativity
+from . import galaxies, global_warming, relativity
 from .svg import svg_to_png
 
 # game name -> draw(view, names) -> SVG
 DRAWINGS = {
     "relativity": relativity.draw,
     "global-warming": global_warming.draw,
+    "galaxies": galaxies.draw,
 }
 
 

@@ -161,4 +161,4 @@ def adapter_for(game_name: str) -> Adapter:
 
 
 # The games' adapters register themselves (and their components); they need the above.
-from . import global_warming, relativity  # noqa: E402,F401
+from . import galaxies, global_warming, relativity  # noqa: E402,F401
