@@ -43,6 +43,7 @@ from tests.fakediscord import FakeDiscord  # noqa: E402
 GAMES = [
     ("relativity", 2),
     ("global-warming", 4),
+    ("galaxies", 2),
 ]
 
 TARGET_P95 = 0.300

@@ -40,6 +40,7 @@ PARALLEL_GAIN = 1.6   # boards/s with two games drawing at once, against one
 BOARDS = [
     ("relativity", ["alice", "bob"], 30),
     ("global-warming", ["a", "b", "c", "d"], 40),
+    ("galaxies", ["alice", "bob"], 30),
 ]
 NAMES = {"alice": "Alice", "bob": "Bob", "a": "Alice", "b": "Bob", "c": "Carol", "d": "Dave"}
 
