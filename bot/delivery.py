@@ -41,32 +41,62 @@ class Delivery:
         self.dm_channels: dict[int, int] = {}
         self.drawings: dict[int, asyncio.Future] = {}   # notice id -> its board being drawn
         self._looking: asyncio.Future | None = None
+        self._queued = asyncio.Event()
         self._look_again = False
 
     async def deliver_due(self) -> int:
-        """Send every notice that is due, in order; returns how many were sent."""
+        """Send every notice that is due, in order within each game; returns how many were
+        sent. Games are served side by side: one game's slow board holds up only that game's
+        later notices, and notices queued meanwhile for other games go out at once."""
         sent = 0
         async with self.lock:
-            while True:
-                items = await self.bot.store.pending_outbox(self.bot.now())
-                if not items:
-                    return sent
-                self.start_drawing(items)
-                for item in items:
+            running: dict[int | None, asyncio.Task] = {}
+            try:
+                while True:
+                    self._queued.clear()
+                    items = await self.bot.store.pending_outbox(self.bot.now(), limit=500)
+                    self.start_drawing(items)
+                    by_game: dict[int | None, list[OutboxItem]] = {}
+                    for item in items:
+                        if item.game_id not in running:   # (a running game fetches its own next)
+                            by_game.setdefault(item.game_id, []).append(item)
+                    for game_id, group in by_game.items():
+                        running[game_id] = asyncio.create_task(self.deliver_in_order(group))
+                    if not running:
+                        return sent
+                    queued = asyncio.create_task(self._queued.wait())
                     try:
-                        if await self.deliver(item):
-                            sent += 1
+                        await asyncio.wait([*running.values(), queued], return_when=asyncio.FIRST_COMPLETED)
                     finally:
-                        drawing = self.drawings.pop(item.id, None)
-                        if drawing is not None:   # (not sent now: drawn again when it is)
-                            drawing.cancel()
+                        queued.cancel()
+                    for game_id, task in list(running.items()):
+                        if task.done():
+                            del running[game_id]
+                            sent += task.result()
+            finally:   # (cancelled: the bot is closing)
+                for task in running.values():
+                    task.cancel()
+
+    async def deliver_in_order(self, items: list[OutboxItem]) -> int:
+        sent = 0
+        for item in items:
+            try:
+                if await self.deliver(item):
+                    sent += 1
+            finally:
+                drawing = self.drawings.pop(item.id, None)
+                if drawing is not None:   # (not sent now: drawn again when it is)
+                    drawing.cancel()
+        return sent
 
     # Boards are drawn ahead: as soon as notices are queued (`wake`), every board among the
     # due notices starts drawing, so the renderer's workers share them out while earlier
     # notices are still being sent; each is then sent in its turn.
 
     def wake(self) -> None:
-        """Notices were queued: start drawing their boards now."""
+        """Notices were queued: start drawing their boards now (and let a dispatcher that is
+        busy with other games take them up)."""
+        self._queued.set()
         if self._looking is not None and not self._looking.done():
             self._look_again = True
             return

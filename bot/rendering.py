@@ -31,17 +31,8 @@ def draw_board(board: dict) -> bytes:
     return render.render_png(board["view"], names=board.get("names"))
 
 
-# Workers run at a lower priority than the bot: when the cores are busy, the scheduler gives
-# the event loop its turn first, and boards wait instead.
-WORKER_NICE = 10
-
-
 def _start_worker() -> None:
-    """In each fresh worker: step down in priority, import the renderer, load the fonts."""
-    try:
-        os.nice(WORKER_NICE)
-    except (AttributeError, OSError):   # no nice on this system: same priority, still works
-        pass
+    """In each fresh worker: import the renderer and load the fonts."""
     from render import svg
 
     svg.font_database()

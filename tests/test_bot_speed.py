@@ -95,3 +95,35 @@ async def test_the_boards_of_a_batch_are_drawn_at_once_and_sent_in_order(fake, t
         for user in users:      # each DM shows its own player's board
             (dm,) = fake.dms(user)
             assert dm.attachments[0][1] == b"\x89PNG" + str(user).encode()
+
+
+async def test_a_slow_board_of_one_game_does_not_hold_up_another_game(fake, tmp_path):
+    ann, ben, cat, dan = (fake.add_user(n) for n in ("ann", "ben", "cat", "dan"))
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        first, first_thread = await open_game(fake, bot, ann, ben)
+        second, second_thread = await open_game(fake, bot, cat, dan)
+        await settle(bot)
+        release = asyncio.Event()
+        real_png = bot.renderer.png
+
+        async def png(board):
+            if set(board["view"]["players"]) == {str(ann), str(ben)}:
+                await release.wait()   # the first game's board takes its time
+            return await real_png(board)
+
+        bot.renderer.png = png
+
+        def boards(thread):
+            return len([m for m in fake.messages(thread) if m.attachments])
+
+        before = boards(first_thread), boards(second_thread)
+        for (row, thread) in ((first, first_thread), (second, second_thread)):
+            state = GAME.from_json((await bot.store.get_game(row.id)).state)
+            (player,) = GAME.to_act(state)
+            await (await fake.slash(player, "move", {"move": str(GAME.legal_actions(state, player)[0])},
+                                    channel=thread)).done()
+        await fake.wait_for(lambda: boards(second_thread) > before[1])
+        assert boards(first_thread) == before[0]   # the first game's board: still drawing
+        release.set()
+        await settle(bot)
+        assert boards(first_thread) > before[0]
