@@ -4,6 +4,7 @@ background task that fires timers and delivers the outbox."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -94,6 +95,9 @@ class PiecepackBot(commands.Bot):
             await self.sync_commands_if_changed()
         if self.background:
             self._task = asyncio.create_task(self._background(), name="piecepack-background")
+        # Everything loaded so far lives as long as the bot: out of the collector's sight, a
+        # full collection (which stops the event loop) walks only what games make and drop.
+        gc.freeze()
 
     async def close(self) -> None:
         if self._task is not None:
