@@ -311,7 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="games at once (0: skip)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long they play")
-    parser.add_argument("--tick", type=float, default=1.0, help="seconds per thinking tick")
+    parser.add_argument("--tick", type=float, default=2.0, help="seconds per thinking tick")
     parser.add_argument("--max-ticks", type=int, default=10, help="longest thought, in ticks")
     parser.add_argument("--long", type=int, default=1000, help="moves of the long game (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
