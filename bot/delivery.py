@@ -24,6 +24,7 @@ from dataclasses import replace
 import aiohttp
 import discord
 
+from . import texts
 from .components import build_view
 from .storage import Notice, OutboxItem
 
@@ -32,6 +33,14 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 RETRY_DELAYS = (2, 10, 60, 300, 1800, 3600)   # seconds, then give up
 BOARD_FILE = "board.png"
+
+
+def pings(payload: dict) -> discord.AllowedMentions:
+    """Exactly the users the notice means to notify (a name or text that looks like a
+    mention pings nobody)."""
+    users = sorted(set(payload.get("pinged", [])) | set(payload.get("mentions", [])))
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in users])
 
 
 class Delivery:
@@ -272,9 +281,9 @@ class Delivery:
         """discord.py's message parameters for the given parts of the notice's payload: a
         new image replaces the old one; empty controls remove the old ones."""
         payload = item.payload
-        kwargs: dict = {"allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True)}
+        kwargs: dict = {"allowed_mentions": pings(payload)}
         if "content" in parts:
-            kwargs["content"] = payload.get("content") or ""
+            kwargs["content"] = texts.clip(payload.get("content") or "")
         if "controls" in parts:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None
