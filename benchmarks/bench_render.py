@@ -41,6 +41,7 @@ BOARDS = [
     ("relativity", ["alice", "bob"], 30),
     ("global-warming", ["a", "b", "c", "d"], 40),
     ("galaxies", ["alice", "bob"], 30),
+    ("byop1", ["alice", "bob"], 20),
 ]
 NAMES = {"alice": "Alice", "bob": "Bob", "a": "Alice", "b": "Bob", "c": "Carol", "d": "Dave"}
 
