@@ -63,7 +63,7 @@ class Delivery:
             try:
                 while True:
                     self._queued.clear()
-                    items = await self.bot.store.pending_outbox(self.bot.now(), limit=500)
+                    items = await self.bot.store.pending_outbox(self.bot.now(), limit=200)
                     self.start_drawing(items)
                     by_game: dict[int | None, list[OutboxItem]] = {}
                     for item in items:
