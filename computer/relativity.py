@@ -342,7 +342,7 @@ class StrongRelativity(RelativityPlayer):
     nodes = 20_000
     # After this many moves without a trophy, fear of giving the opponent a threat fades, so
     # two careful players cannot stall for ever.
-    patience = 60
+    patience = 30
 
     def __init__(self, seed: int = 0, nodes: int | None = None):
         super().__init__(seed)
