@@ -24,6 +24,7 @@ from dataclasses import replace
 import aiohttp
 import discord
 
+from . import texts
 from .components import build_view
 from .storage import Notice, OutboxItem
 
@@ -38,6 +39,14 @@ def render_board(board: dict) -> bytes:
     import render  # the renderer is slow to import; only the dispatcher needs it
 
     return render.render_png(board["view"], names=board.get("names"))
+
+
+def pings(payload: dict) -> discord.AllowedMentions:
+    """Exactly the users the notice means to notify (a name or text that looks like a
+    mention pings nobody)."""
+    users = sorted(set(payload.get("pinged", [])) | set(payload.get("mentions", [])))
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in users])
 
 
 class Delivery:
@@ -205,9 +214,9 @@ class Delivery:
         """discord.py's message parameters for the given parts of the notice's payload: a
         new image replaces the old one; empty controls remove the old ones."""
         payload = item.payload
-        kwargs: dict = {"allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True)}
+        kwargs: dict = {"allowed_mentions": pings(payload)}
         if "content" in parts:
-            kwargs["content"] = payload.get("content") or ""
+            kwargs["content"] = texts.clip(payload.get("content") or "")
         if "controls" in parts:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None

@@ -14,7 +14,8 @@ What is said where:
   (unless their DMs are known to be closed: the thread then says to use the button instead);
 - during a secret phase a commit only edits the turn post's "2 of 4 chosen" line (who, never
   what); the reveal is the first public change after the last commit, posted as one message;
-- a draw offer, and its answers, are short text posts (the offer with Accept and Decline).
+- a draw offer, and its answers, are short text posts (the offer with Accept and Decline);
+- a post pings exactly the players its payload lists ("pinged" or "mentions"), nobody else.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Awaitable, Callable, Mapping
 
 import engine
-from engine import Game, GameError
+from engine import Game, GameError, Rng
 
 from . import texts, ui
+from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
 
@@ -36,6 +38,7 @@ log = logging.getLogger(__name__)
 
 # Keys of a view that change with every commit of a secret phase without showing anything new.
 VOLATILE_VIEW_KEYS = frozenset({"log", "move_number", "to_act", "awaited", "committed", "draw_offer"})
+SEAT_DRAW_SALT = 0x5EA70D5A   # the seat draw uses its own stream of the game's seed
 REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 
@@ -45,14 +48,6 @@ GENERIC_OPS = {"resign": Game.resign, "offer": Game.offer_draw, "accept": Game.a
                "decline": Game.decline_draw}
 
 
-class UserError(Exception):
-    """Something the user did that we refuse; the message is for them, nothing has changed."""
-
-
-class StaleControls(UserError):
-    """A player used controls of an earlier phase; they are shown the current ones."""
-
-
 @dataclass
 class Done:
     """The result of an applied action: what to tell the actor, and the game afterwards."""
@@ -60,6 +55,7 @@ class Done:
     message: str
     row: GameRow
     state: Mapping
+    private: bool = False   # a move on the player's own private board
 
 
 def parse_options(text: str | None) -> dict:
@@ -72,7 +68,7 @@ def parse_options(text: str | None) -> dict:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UserError(f"The options are not valid JSON: {exc.msg}.") from None
+            raise UserError(f"The options are not valid JSON: {exc.msg} (at character {exc.pos}).") from None
         if not isinstance(value, dict):
             raise UserError("The options must be a JSON object.")
         return value
@@ -80,7 +76,8 @@ def parse_options(text: str | None) -> dict:
     for part in text.replace(";", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise UserError(f"Write options as key=value, for example variant=diagonal (not {part!r}).")
+            raise UserError("Write options as key=value, for example variant=diagonal "
+                            f"(not {texts.excerpt(part)}).")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -113,14 +110,26 @@ def compose(head: str, tail: list[str]) -> str:
     return texts.clip("\n".join(line for line in [head, *tail] if line))
 
 
+def draw_seats(seats: list, seed: int) -> list:
+    """The order of the seats, drawn from the game's seed (so it is stored with the start):
+    hosting or joining first gives no seat of one's choosing (in Relativity the first seat is
+    Night's Space, who also wins a tie)."""
+    return Rng(seed ^ SEAT_DRAW_SALT).shuffled(seats)
+
+
 class GameFlow:
+    """`seed_source` gives each new game's seed and `seat_order(seats, seed)` its order of
+    seats (tests may fix both)."""
+
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
-                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None):
+                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
+                 seat_order: Callable[[list, int], list] | None = None):
         self.store = store
         self.clock = clock
         self.reminder_hours = reminder_hours
         self.default_deadline = default_deadline
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.seat_order = seat_order or draw_seats
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
 
     # ---- reading ---------------------------------------------------------------------------
@@ -133,6 +142,8 @@ class GameFlow:
         return self.game_of(row).from_json(row.state)
 
     async def get(self, game_id: int) -> GameRow:
+        if not isinstance(game_id, int) or not 0 < game_id < 2 ** 63:   # SQLite's integers
+            raise UserError(f"There is no game {texts.excerpt(game_id, 24)}.")
         row = await self.store.get_game(game_id)
         if row is None:
             raise UserError(f"There is no game #{game_id}.")
@@ -165,7 +176,7 @@ class GameFlow:
         caller's only game waiting on them (or only running game). In DMs (no server) only the
         caller's own games can be named."""
         if game_id is not None:
-            row = await self.get(game_id)
+            row = await self.get(game_id if isinstance(game_id, int) else -1)
             if guild_id is None and not row.seat_of(user_id):
                 raise UserError(f"There is no game #{game_id}.")   # nor a hint that it exists
             if guild_id is not None and row.guild_id != guild_id:
@@ -206,9 +217,9 @@ class GameFlow:
         try:
             game.new_game([f"seat{i}" for i in range(game.min_players)], seed=0, options=options)
         except GameError as exc:
-            raise UserError(f"Those options do not work: {exc}") from None
-        except (TypeError, ValueError, KeyError) as exc:
-            raise UserError(f"Those options do not work ({exc}).") from None
+            raise UserError(f"Those options do not work: {texts.defuse(exc)}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise UserError(f"Those options do not work ({texts.defuse(exc)}).") from None
         if deadline is not None and deadline not in DEADLINES:
             raise UserError("The deadline is none, 1d, 3d or 7d.")
         return await self.store.create_game(
@@ -228,8 +239,10 @@ class GameFlow:
         scope = ui.adapter_for(row.game).deadline_scope
         lines.append(f"Deadline: {texts.duration(row.deadline_seconds)} for each {scope}."
                      if row.deadline_seconds else "Deadline: none.")
-        if row.options:
-            lines.append("Options: `" + json.dumps(row.options)[:300] + "`")
+        if row.options:   # (never secret ones: /play refuses those)
+            shown = "; ".join(f"{key}={value if isinstance(value, str) else json.dumps(value, separators=(',', ':'))}"
+                              for key, value in sorted(row.options.items()))
+            lines.append("Options: " + texts.display(shown if len(shown) <= 300 else shown[:299] + "…"))
         if row.status == "lobby":
             if row.invited_id and str(row.invited_id) not in names:
                 lines.append(f"{texts.mention(str(row.invited_id))}, you are invited: press **Join**.")
@@ -243,7 +256,7 @@ class GameFlow:
             lines.append("This lobby was closed.")
         else:
             lines.append(f"The game is over; see <#{row.thread_id}>." if row.thread_id else "The game is over.")
-        return "\n".join(lines)
+        return texts.clip("\n".join(lines))
 
     def lobby_controls(self, row: GameRow) -> list[list]:
         if row.status != "lobby":
@@ -313,6 +326,7 @@ class GameFlow:
         caller has checked with can_start."""
         game = self.game_of(row)
         seed = int(self.seed_source())
+        row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
         except GameError as exc:
@@ -324,7 +338,8 @@ class GameFlow:
         row.thread_id = thread_id
         now = self.clock()
         scope = ui.adapter_for(row.game).deadline_scope
-        intro = (f"**{title}** begins: {texts.name_list(row.player_ids, names)}. "
+        intro = (f"**{title}** begins. The seats, drawn at random: "
+                 f"{texts.name_list(row.player_ids, names)}, in this order. "
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
@@ -335,6 +350,7 @@ class GameFlow:
             await self.store.commit(
                 row.id, row.version, now=now,
                 changes={"status": plan.status, "state": game.to_json(state), "thread_id": thread_id},
+                seats=row.seats,
                 events=[Event("start", str(row.host_id), start_detail)],
                 notices=plan.notices, timers=plan.timers)
         except Conflict:
@@ -349,9 +365,12 @@ class GameFlow:
             raise UserError(texts.between(row.names))
 
     async def act(self, game_id: int, user_id: int, op: str, text: str | None = None, *,
-                  stamp: str | None = None, round_: int | None = None) -> Done:
+                  stamp: str | None = None, round_: int | None = None,
+                  in_place: bool = False) -> Done:
         """Apply `op` (move, or one of GENERIC_OPS) for a seated player. `stamp` (and `round_`,
-        for a secret phase's button) say which controls the move came from."""
+        for a secret phase's button) say which controls the move came from. `in_place`: the
+        move came from the player's private board message itself, which the caller updates
+        (else that message is edited through the outbox)."""
         player = str(user_id)
         for _ in range(5):
             row = await self.get_running(game_id)
@@ -370,16 +389,20 @@ class GameFlow:
                 else:
                     new, detail = GENERIC_OPS[op](game, state, player), ""
             except GameError as exc:
-                raise UserError(texts.with_names(str(exc), row.names)) from None
+                raise UserError(texts.with_names(texts.defuse(exc), row.names)) from None
             secret = op == "move" and before is not None and before.kind == "secret"
+            private = op == "move" and before is not None and before.kind == "private"
             try:
-                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail)
+                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail,
+                                         in_place=in_place)
             except Conflict:
-                # Secret commits are independent of one another: just try again on the new state.
-                if secret:
+                # Secret commits and moves on private boards are independent of one another:
+                # just try again on the new state.
+                if secret or private:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
-            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new)
+            return Done(texts.clip(self._confirmation(row, game, state, new, player, op, detail, secret)),
+                        row, new, private)
         raise UserError("The game is busy; please try again.")
 
     @staticmethod
@@ -430,8 +453,7 @@ class GameFlow:
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator with Manage Messages) can abort a game.")
         name = row.names.get(str(user_id), "a moderator")
-        posts = await self.store.tagged_notices(row.id)
-        notices = [n for item in posts.values() for n in strip(item)]
+        notices = await self.strip_all(row.id)
         notices.append(Notice("channel", row.thread_id or row.channel_id,
                               {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
                                           "it ends without a result."}))
@@ -444,13 +466,22 @@ class GameFlow:
         self.on_commit()
         return await self.get(game_id)
 
+    async def strip_all(self, game_id: int) -> list[Notice]:
+        """Notices taking the controls off every message of a game that still has some (board
+        posts, DMs, closed-DM fallbacks, reminders, draw offers): the game is over."""
+        return [n for item in await self.store.posts_with_controls(game_id)
+                for n in strip(item, CLOSED if item.target_kind == "user" else "")]
+
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
-                            detail: str = "", prefix: str = "") -> None:
+                            detail: str = "", prefix: str = "", in_place: bool = False) -> None:
         now = self.clock()
         # Read before the version-checked commit: if the game moves on meanwhile, it conflicts.
         posts = await self.store.tagged_notices(row.id)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
-                          posts=posts)
+                          posts=posts, in_place=in_place)
+        if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
+            edited = {n.edit_of for n in plan.notices}
+            plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
         await self.store.commit(
             row.id, row.version, now=now,
             changes={"state": game.to_json(new), "status": plan.status},
@@ -466,9 +497,13 @@ class GameFlow:
         timers: dict | None
 
     def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="",
-              posts: Mapping[str, OutboxItem]) -> "GameFlow.Plan":
+              posts: Mapping[str, OutboxItem], in_place: bool = False) -> "GameFlow.Plan":
         """The notices and timers after a change from `old` to `new` (old is None at the start).
         `posts` are the game's latest tagged notices: the board post, DMs, the draw offer."""
+        if any(game.prompt(state, p).kind == "private"
+               for state in (old, new) if state is not None for p in game.to_act(state)):
+            return self._private_plan(row, game, old, new, actor=actor, kind=kind, now=now,
+                                      prefix=prefix, posts=posts, in_place=in_place)
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
@@ -513,9 +548,7 @@ class GameFlow:
 
         live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
         board = {"view": new_public, "names": names}
-        if finished:
-            notices += strip(board_post)
-            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+        if finished:   # (commit_change takes the controls off every post of the game)
             head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines))])
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
                                                       "board": board}, tag="board"))
@@ -556,6 +589,105 @@ class GameFlow:
                 notices += strip(item, CLOSED)
         return self.Plan("active", notices, timers)
 
+    def _private_plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix,
+                      posts: Mapping[str, OutboxItem], in_place: bool) -> "GameFlow.Plan":
+        """Private boards: every player plays their own board in one DM message at once.
+
+        - A move that changes nothing public (a slide) posts nothing: the player's board
+          message is updated in place by the caller (`in_place`), else edited here.
+        - The thread keeps one status post per round (tag "board"), edited as players finish.
+        - A new round (adapter.private_round changes): the round's result image, a new status
+          post, new DMs (the old ones lose their controls), and the deadline restarts."""
+        names = row.names
+        thread = row.thread_id or row.channel_id
+        adapter = ui.adapter_for(row.game)
+        new_public = game.view(new, None)
+        old_public = game.view(old, None) if old is not None else None
+        old_log = len(old_public["log"]) if old_public else 0
+        log_lines = [texts.with_names(e["text"], names) for e in new_public["log"][old_log:]]
+        finished = game.outcome(new) is not None
+        status_post = posts.get("board")
+        live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
+        new_round = old is None or adapter.private_round(game, old) != adapter.private_round(game, new)
+        notices: list[Notice] = []
+
+        if (actor is not None and kind == "move" and not in_place and not new_round
+                and actor in live_dms and actor not in row.dms_closed):
+            # A move typed with /move: the player's board message follows it.
+            payload = self.private_payload(row, game, new, actor, names)
+            notices.append(Notice("user", int(actor), {**payload, "repost": True},
+                                  tag=f"dm:{actor}", edit_of=live_dms[actor].id))
+        if old_public is not None and not log_lines and public_part(old_public) == public_part(new_public):
+            return self.Plan("active", notices, None)
+
+        if kind == "expire" and log_lines:
+            log_lines[0], prefix = f"⏰ {log_lines[0]}", ""
+        head_lines = ([prefix] if prefix else []) + log_lines
+        board = {"view": new_public, "names": names}
+        if finished:
+            notices += strip(status_post, "*(The game is over: see below.)*")
+            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+            started = (status_post.payload.get("round_started_at") if status_post else None) or now
+            lines = head_lines + [self.result_line(game, new, names, explained=bool(log_lines))]
+            note = adapter.finish_note(game, new, now - started)
+            if note:
+                lines.append(note)
+            head = "\n".join(lines)
+            notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
+                                                      "board": board}, tag="result"))
+            return self.Plan("finished", notices, {})
+
+        playing = list(game.to_act(new))
+        controls = [["mine", row.id, "Open my private controls"]]
+        if not new_round:
+            # Someone finished (or left): the round's status post says so.
+            deadline_at = status_post.payload.get("deadline_at") if status_post else None
+            for player in live_dms:
+                if player not in playing and player != actor:
+                    notices += strip(live_dms[player], CLOSED)
+            content = compose("\n".join(adapter.board_status(game, new, names)),
+                              self.turn_lines(row, game, old, new, names, deadline_at, fresh=set()))
+            payload = {"content": content, "controls": controls, "deadline_at": deadline_at,
+                       "round_started_at": status_post.payload.get("round_started_at") if status_post else now}
+            if status_post is not None:
+                notices.append(Notice(status_post.target_kind, status_post.target_id,
+                                      {**payload, "repost": True}, tag="board", edit_of=status_post.id))
+            else:
+                notices.append(Notice("channel", thread, payload, tag="board"))
+            return self.Plan("active", notices, None)
+
+        timers = self.timers_for(row, now)
+        deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
+        if old is not None:
+            notices += strip(status_post, "*(This round is over: see the result below.)*")
+            notices.append(Notice("channel", thread, {"content": compose("\n".join(head_lines), []),
+                                                      "board": board}, tag="result"))
+            head_lines = []
+        for player, item in live_dms.items():
+            notices += strip(item, "*(This round is over; see the thread.)*")
+        lines = head_lines + adapter.board_status(game, new, names)
+        content = compose("\n".join(lines),
+                          self.turn_lines(row, game, old, new, names, deadline_at, fresh=set(playing)))
+        notices.append(Notice("channel", thread, {"content": content, "controls": controls,
+                                                  "deadline_at": deadline_at,
+                                                  "round_started_at": now}, tag="board"))
+        for player in playing:
+            if player not in row.dms_closed:   # else the status post says to use the button
+                notices.append(self.private_notice(row, game, new, player, names))
+        return self.Plan("active", notices, timers)
+
+    def private_payload(self, row: GameRow, game, state, player: str, names, *,
+                        reminder: str = "") -> dict:
+        """A player's private board message: text, own board image, controls."""
+        adapter = ui.adapter_for(row.game)
+        specs, note = adapter.player_controls(row.id, game, state, player, names)
+        title = texts.game_label(game.title, row.id)
+        where = f" in <#{row.thread_id}>" if row.thread_id else ""
+        text = texts.with_names(adapter.private_text(game, state, player, names), names)
+        head = f"{reminder}\n" if reminder else ""
+        return {"content": texts.clip(f"{head}**{title}**{where}: {text}{note}"),
+                "board": {"view": game.view(state, player), "names": names}, "controls": specs}
+
     @staticmethod
     def newly_asked(game, old, new, player: str) -> bool:
         """Whether `player` is asked for a new decision (pinged, and sent private controls),
@@ -579,6 +711,7 @@ class GameFlow:
             lines = head_lines + [" ".join(texts.mention(p) for p in answering)
                                   + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
             return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
+                                               "mentions": answering,
                                                "controls": [["draw", row.id, "accept"],
                                                             ["draw", row.id, "decline"]]}, tag="draw")]
         if kind == "accept":
@@ -619,7 +752,8 @@ class GameFlow:
             lines.append(f"{' '.join(map(who, secret))}: make your secret choice. Your controls are "
                          "in your DMs (or press **Open my private controls**).")
         for player in private:
-            lines.append(f"{who(player)}: your private board is in your DMs.")
+            if player not in row.dms_closed:   # those are told about the button below
+                lines.append(f"{who(player)}: your private board is in your DMs.")
         closed = [p for p in secret + private if p in row.dms_closed]
         if closed:
             lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
@@ -660,6 +794,8 @@ class GameFlow:
             "content": texts.clip("\n".join(lines) + note),
             "board": {"view": game.view(state, player), "names": names},
             "controls": specs,
+            **(self.private_payload(row, game, state, player, names, reminder=reminder)
+               if prompt.kind == "private" else {}),
             # Posted in the thread (once per game: the button serves every later turn) when
             # Discord refuses the DM.
             "fallback": {
@@ -667,6 +803,7 @@ class GameFlow:
                            + f"{texts.mention(player)}, I cannot send you direct messages: press "
                              "**Open my private controls** to see your choices here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
+                "mentions": [player],
             },
             "fallback_once": True,
         }
@@ -723,7 +860,8 @@ class GameFlow:
                 notices.append(Notice("channel", thread, {
                     "content": f"⏰ {texts.mention(player)}, reminder: **{title}** is waiting for you."
                                + (" Press **Open my private controls**." if private else "") + when,
-                    "controls": [["mine", row.id, "Open my private controls"]] if private else []}))
+                    "controls": [["mine", row.id, "Open my private controls"]] if private else [],
+                    "mentions": [player]}))
             elif private:
                 notices += strip(posts.get(f"dm:{player}"), REPLACED)   # the reminder brings fresh ones
                 notices.append(self.private_notice(
@@ -734,7 +872,7 @@ class GameFlow:
                 notices.append(Notice("user", int(player), {
                     "content": f"⏰ Reminder: **{title}**{where} is waiting for your move.{when}",
                     "fallback": {"content": f"⏰ {texts.mention(player)}, reminder: this game is "
-                                            f"waiting for your move.{when}"},
+                                            f"waiting for your move.{when}", "mentions": [player]},
                 }))
         next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
         try:

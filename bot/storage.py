@@ -499,6 +499,24 @@ class Store:
                     (game_id,)) as cur:
                 return {item.tag: item for item in map(_outbox_item, await cur.fetchall())}
 
+    async def posts_with_controls(self, game_id: int) -> list[OutboxItem]:
+        """The game's messages that hold controls now, whatever their tag (or none: a closed-DM
+        fallback, a reminder): for each message (a notice and the edits of it), the latest
+        notice that set its controls, when they are not empty."""
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id=? ORDER BY id",
+                    (game_id,)) as cur:
+                items = [_outbox_item(r) for r in await cur.fetchall()]
+        root: dict[int, int] = {}
+        latest: dict[int, OutboxItem] = {}
+        for item in items:
+            first = item.id if item.edit_of is None else root.get(item.edit_of, item.edit_of)
+            root[item.id] = first
+            if "controls" in item.payload:
+                latest[first] = item
+        return [item for item in latest.values() if item.payload["controls"]]
+
     async def outbox_waiting(self) -> int:
         """Undelivered notices that may still be delivered (including ones waiting to retry)."""
         async with self.lock:

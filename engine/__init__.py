@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from .core import (
+    Continuation,
     FrozenDict,
     Game,
     GameError,
@@ -27,6 +28,8 @@ from .core import (
 _MODULES = {
     "relativity": "engine.relativity",
     "global-warming": "engine.global_warming",
+    "galaxies": "engine.galaxies",
+    "byop1": "engine.byop1",
 }
 
 _loaded: dict[str, Game] = {}
@@ -47,6 +50,6 @@ def get_game(name: str) -> Game:
 
 
 __all__ = [
-    "FrozenDict", "Game", "GameError", "IllegalAction", "InvalidAction", "NotYourTurn",
+    "Continuation", "FrozenDict", "Game", "GameError", "IllegalAction", "InvalidAction", "NotYourTurn",
     "Outcome", "Prompt", "Rng", "freeze", "thaw", "game_names", "get_game",
 ]

@@ -38,12 +38,15 @@ def settings_for(fake: FakeDiscord, db: Path, **overrides) -> Settings:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, db: Path, *, clock=None, seed=None, **settings):
-    """A bot connected to `fake`, on the SQLite file `db`; closed on exit."""
+async def running_bot(fake: FakeDiscord, db: Path, *, clock=None, seed=None, draw_seats=False,
+                      **settings):
+    """A bot connected to `fake`, on the SQLite file `db`; closed on exit. Like the seed, the
+    seat draw is fixed (the lobby's order) unless `draw_seats`: tests script moves by seat."""
     fake.patch_discord()
     seeds = iter(seed) if isinstance(seed, (list, tuple)) else None
     seed_source = (lambda: next(seeds)) if seeds else ((lambda: seed) if seed is not None else None)
-    bot = PiecepackBot(settings_for(fake, db, **settings), clock=clock, seed_source=seed_source)
+    bot = PiecepackBot(settings_for(fake, db, **settings), clock=clock, seed_source=seed_source,
+                       seat_order=None if draw_seats else (lambda seats, seed: list(seats)))
     task = asyncio.create_task(bot.start(fake.token))
     try:
         await fake.wait_ready(timeout=10)
