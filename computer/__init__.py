@@ -41,6 +41,7 @@ LEVELS = ("easy", "strong")
 _MODULES = {
     "relativity": "computer.relativity",
     "global-warming": "computer.global_warming",
+    "galaxies": "computer.galaxies",
 }
 
 
