@@ -42,6 +42,7 @@ _MODULES = {
     "relativity": "computer.relativity",
     "global-warming": "computer.global_warming",
     "galaxies": "computer.galaxies",
+    "byop1": "computer.byop1",
 }
 
 

@@ -9,6 +9,7 @@ import pytest
 import computer
 import engine
 from computer import global_warming as cgw
+from computer import galaxies as cgal
 from computer import relativity as crel
 from engine import Rng
 
@@ -264,3 +265,68 @@ def test_relativity_decisions_ignore_the_hidden_day_board():
     for level in computer.LEVELS:
         player = fast("relativity", level, 4)
         assert len(decisions(lambda s, p: player.choose(RELATIVITY.view(s, p)), states)) == 1
+
+
+# --------------------------------------------------------------------------- Galaxies, BYOP1
+
+GALAXIES = engine.get_game("galaxies")
+BYOP1 = engine.get_game("byop1")
+
+
+@pytest.mark.parametrize("level", computer.LEVELS)
+def test_galaxies_to_the_end_against_itself_and_random(level):
+    for seed in (1, 2):
+        seats = {"ann": computer.get_player("galaxies", level, seed),
+                 "bob": computer.get_player("galaxies", level, seed + 9)}
+        assert GALAXIES.outcome(play(GALAXIES, seats, seed)) is not None
+        seats["bob" if seed == 1 else "ann"] = None
+        assert GALAXIES.outcome(play(GALAXIES, seats, seed)) is not None
+
+
+def test_galaxies_determinisation_agrees_with_the_view():
+    phases = set()
+    for seed in range(5):
+        for moves in (0, 1, 3, 6, 11):
+            state = random_state(GALAXIES, ["ann", "bob"], seed=seed, moves=moves)
+            if GALAXIES.outcome(state) is not None:
+                continue
+            seat = next_seat(GALAXIES, state)
+            view = GALAXIES.view(state, seat)
+            phases.add(view["phase"])
+            for k in range(3):
+                rebuilt = cgal.determinise(view, Rng(k))
+                assert without_log(GALAXIES.view(rebuilt, seat)) == without_log(view)
+    assert phases == {"commit", "resolve"}
+
+
+def test_galaxies_decisions_ignore_the_hidden_hand_path_and_card():
+    for moves in (1, 4, 9):   # bob has chosen his card (hidden); later, hands differ too
+        state = random_state(GALAXIES, ["ann", "bob"], seed=3, moves=moves)
+        seat = next_seat(GALAXIES, state)
+        twins = [GALAXIES.resample_hidden(state, seat, seed=k) for k in range(8)]
+        assert all(GALAXIES.view(t, seat) == GALAXIES.view(state, seat) for t in twins)
+        for level in computer.LEVELS:
+            player = computer.get_player("galaxies", level, 5)
+            assert len(decisions(lambda s, p: player.choose(GALAXIES.view(s, p)), twins, seat)) == 1
+    # A player that reads the other's hand is caught by the same check.
+    state = random_state(GALAXIES, ["ann", "bob"], seed=3, moves=4)
+    seat = next_seat(GALAXIES, state)
+    twins = [GALAXIES.resample_hidden(state, seat, seed=k) for k in range(8)]
+    other = next(p for p in state["players"] if p != seat)
+
+    def peeking(s, p):   # plays what the other would least like, knowing their next draw
+        return {"form": "shift", "merge": "merge", "shift": "system"}[s["data"]["path"][other][0]]
+    assert len(decisions(peeking, twins, seat)) > 1
+
+
+def test_byop1_solver_players_finish_their_boards():
+    for level in computer.LEVELS:
+        seats = {"ann": computer.get_player("byop1", level, 1), "bob": None}
+        state = play(BYOP1, seats, seed=4, options={"rounds": 1})
+        assert BYOP1.outcome(state) is not None
+        history = state["data"]["history"]
+        assert history and "ann" in str(history)
+        alone = play(BYOP1, {"ann": computer.get_player("byop1", level, 2)}, seed=6)
+        assert BYOP1.outcome(alone).winners == ("ann",)
+    strong, easy = (computer.get_player("byop1", lvl, 1) for lvl in ("strong", "easy"))
+    assert strong.delay("UUDL") < easy.delay("UUDL")
