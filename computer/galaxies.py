@@ -147,17 +147,21 @@ def _projected(holes, stacks, turn, players, me) -> float:
     over = turn >= TURNS
     holes, stacks = project(holes, stacks, turn, players)
     value = 0.0
+    biggest = {p: 0 for p in holes}
     for cell, n in stacks.items():
         for p, h in holes.items():
             if _near(h, cell):
-                # Before the end, a big stack is one target for the other's Merge or Shift:
-                # systems spread out are safer.
-                worth = n if over else n - CONCENTRATION * (n - 1)
-                value += worth if p == me else -worth
+                value += n if p == me else -n
+                biggest[p] = max(biggest[p], n)
+    if not over:
+        # A Merge or Shift of the other's can carry one stack away before the end: the
+        # biggest stack is at risk, so systems spread out are safer.
+        for p, n in biggest.items():
+            value -= CONCENTRATION * n if p == me else -CONCENTRATION * n
     return value
 
 
-CONCENTRATION = 0.3
+CONCENTRATION = 0.5
 
 
 def _effect(stacks: dict, player, action: str) -> dict:
@@ -234,6 +238,11 @@ class EasyGalaxies(GalaxiesPlayer):
         return greedy_target(state, seat, rng, pick_any=True)
 
 
+# What a card still in hand is worth before the last turn (its chance to be useful later): a
+# Merge can steal a whole stack in the last turn, so it is kept for then unless it gains now.
+HOLDING = {"merge": 0.4, "shift": 0.15}
+
+
 class StrongGalaxies(GalaxiesPlayer):
     level = "strong"
     samples = 8
@@ -252,7 +261,10 @@ class StrongGalaxies(GalaxiesPlayer):
         worlds = [rng.next64() for _ in range(self.samples)]
         totals = {}
         for kind in sorted(set(view["hand"]), key=KINDS.index):
-            totals[kind] = sum(self._play_turn(undone, me, kind, seed) for seed in worlds)
+            kept = _minus(view["hand"], [kind])
+            keep = 0.0 if view["turn"] >= TURNS else sum(HOLDING.get(k, 0.0) for k in kept)
+            totals[kind] = keep * len(worlds) + sum(
+                self._play_turn(undone, me, kind, seed) for seed in worlds)
         best = max(totals.values())
         return rng.choice([k for k, v in totals.items() if v >= best - 1e-9])
 
