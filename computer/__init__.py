@@ -12,21 +12,28 @@ same contract, so a computer can do nothing a person could not. `choose` is a pu
 (game, level, seed, view): the same view gives the same answer, also after a restart.
 
 How the bot should call it (not wired yet):
-- Only ask a computer seat that is in `game.to_act(state)`; pass `game.view(state, seat)`.
+- Only ask a computer seat that the table is waiting for (`game.awaited(state)`, or
+  `game.to_act(state)` outside commit phases); pass `game.view(state, seat)`. In a commit phase
+  a computer that has chosen is still in `to_act` (it may change its mind): do not ask again.
 - Run `choose` off the event loop (`loop.run_in_executor` with a process pool, or a thread:
   it is CPU-bound pure Python, so a process keeps the loop fully responsive). A decision takes
-  well under 2 s (see benchmarks/bench_computer.py); the views are JSON-ready, so they pickle.
+  well under 2 s (see benchmarks/bench_computer.py); views are JSON-ready, so they pickle.
 - Seed: derive it from the game's stored seed and the seat (e.g. `seed * 31 + seat_index`), so
   a replay or a restart asks the same question and gets the same answer. The player mixes in
   the view's move number itself.
-- Secret commits (Global Warming faces) go through the same commit path as a person's; the
-  answer must not be shown before the reveal.
+- Pause before applying, so the thread reads naturally; BYOP1 players say how long with
+  `player.delay(action)` (their level's pace: the race is a race).
+- Secret commits (Global Warming faces, Galaxies cards) go through the same commit path as a
+  person's; nothing about the answer may show before the reveal.
 - After `choose`, re-check that the state has not moved on (version check) before applying;
   if it has, ask again with the new view.
 
 Levels: `easy` plays legal, plausible moves; `strong` searches (see each game's module).
 Each game plugs in with one module exposing `PLAYERS = {"easy": cls, "strong": cls}`; every
-class takes `(seed)` and has `choose(view) -> str`.
+class takes `(seed)` and has `choose(view) -> str`. Games with hidden information also have
+`determinise(view, rng) -> state`: an engine state whose view for the seat equals the given
+view, the hidden part drawn at random consistently with it (tests check the round trip). The
+engine's `Game.resample_hidden` does the same from a full state, which a player never has.
 """
 
 from __future__ import annotations
