@@ -18,7 +18,6 @@ from engine import Rng, freeze, thaw
 from engine.piecepack import VALUES
 from engine.relativity import (
     CELLS,
-    COLUMNS,
     ORTHOGONAL,
     ROUND_TROPHIES,
     ROWS,

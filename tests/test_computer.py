@@ -4,6 +4,8 @@ from a view agree with it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import computer
@@ -36,9 +38,7 @@ def play(game, seats: dict, seed: int, options=None, max_moves=4000):
             action = str(chooser.choice(game.legal_actions(state, seat)))
         else:
             action = player.choose(game.view(state, seat))
-            assert action in {str(a) for a in game.legal_actions(state, seat)} or \
-                game.parse_action(state, seat, action) is not None
-        state = game.apply(state, seat, action)
+        state = game.apply(state, seat, action)   # an illegal answer would raise here
     raise AssertionError("the game did not end")
 
 
@@ -253,7 +253,6 @@ def test_global_warming_act_decisions_ignore_hidden_coins():
 
 
 def json_view(view):
-    import json
     return json.dumps(view, sort_keys=True)
 
 
