@@ -143,6 +143,13 @@ class Board:
         return sum(1 for dx, dy in DIRECTIONS.values()
                    if (pos[0] + dx, pos[1] + dy) in tiles and (pos[0] + dx, pos[1] + dy) not in occupied)
 
+    @staticmethod
+    def _free_around(pos, tiles, occupied):
+        for dx, dy in DIRECTIONS.values():
+            q = (pos[0] + dx, pos[1] + dy)
+            if q in tiles and q not in occupied:
+                yield q
+
     def score(self, me, pawns=None, tiles=None) -> float:
         """How good the placement is for `me` at the end of this turn's actions."""
         pawns = self.pawns if pawns is None else pawns
@@ -157,6 +164,9 @@ class Board:
             trapped = 1.0 if exits == 0 else 0.0
             if player == me:
                 total -= 100 * now + (30 + 30 * trapped) * later + 3 * trapped - 1.0 * min(exits, 3)
+                # A later actor could push my pawn onto a neighbouring tile that may sink.
+                total -= 10 * sum(self.now.get(tiles[q], 0.0) for q in self._free_around(
+                    pos, tiles, occupied))
             else:
                 total += 30 * now + (5 + 10 * trapped) * later + 1 * trapped - 0.3 * min(exits, 3)
         return total
@@ -240,6 +250,20 @@ def _legal_texts(state, player) -> list[str]:
 
 
 # --------------------------------------------------------------------------- players
+
+
+def _random_walk(board: Board, steps: int, rng: Rng) -> dict:
+    """The pawns after `steps` single steps of random pawns (fewer if none can step)."""
+    pawns = dict(board.pawns)
+    for _ in range(steps):
+        occupied = set(pawns.values())
+        options = [(p, q) for p, pos in sorted(pawns.items())
+                   for q in Board._free_around(pos, board.tiles, occupied)]
+        if not options:
+            break
+        player, q = rng.choice(options)
+        pawns[player] = q
+    return pawns
 
 
 class GlobalWarmingPlayer(ComputerPlayer):
@@ -342,6 +366,11 @@ class StrongGlobalWarming(GlobalWarmingPlayer):
                 continue
             now = Board(board.tiles, pawns, board.colours, ())
             now.now, now.next, now.third = board.now, board.next, board.third
+            if actor != me and rng.coin():
+                # The others are modelled half careful, half careless: a careless actor's
+                # steps go to any pawns at random (and may push ours).
+                pawns = _random_walk(now, STEP_COUNT[faces[actor]], rng)
+                continue
             found = placements(now, (actor,), STEP_COUNT[faces[actor]])
             best, best_value = None, None
             for (pos,), path in rng.shuffled(sorted(found.items())):
