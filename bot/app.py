@@ -17,6 +17,7 @@ from discord.ext import commands
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller, Tree
 from .delivery import Delivery
+from .computers import Thinker
 from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
@@ -78,7 +79,10 @@ class PiecepackBot(commands.Bot):
         self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
-                             seed_source=self.seed_source, seat_order=self.seat_order)
+                             seed_source=self.seed_source, seat_order=self.seat_order,
+                             # computers think where boards are drawn (a process, in the bot)
+                             thinker=Thinker(self.settings.render_in),
+                             computer_pace=self.settings.computer_pace)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
@@ -101,6 +105,8 @@ class PiecepackBot(commands.Bot):
             except (asyncio.CancelledError, Exception):
                 pass
             self._task = None
+        if self.flow is not None:
+            self.flow.stop_computers()
         await super().close()
         self.renderer.close()
         if self.store is not None:
