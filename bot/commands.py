@@ -209,30 +209,24 @@ class Controller(commands.Cog):
                 options=parse_options(options))
             if computers is not None:
                 row = await self.flow.fill_with_computers(row.id, interaction.user.id, computers)
+                if not row.invited_id:
+                    # Every seat is taken: the game starts at once (its thread then opens on
+                    # its own, and the message below says where it is).
+                    self.flow.can_start(row, interaction.user.id)
+                    row = await self.flow.start(row, self.create_thread)
             response = await interaction.response.send_message(
                 self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False,
                     users=[discord.Object(row.invited_id)] if row.invited_id else False))
             message_id = await self.response_message_id(interaction, response)
-            if message_id is None:
+            if message_id is None or row.status != "lobby":
                 return   # the game's thread then starts without the lobby message
             try:
                 await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
                                             changes={"lobby_message_id": message_id})
             except Conflict:
                 pass  # someone joined first; the game's thread will then start without the message
-            if computers is not None and not row.invited_id:
-                # Every seat is taken: the game starts (a game with a choice of players too).
-                async with self.lobby_locks.setdefault(row.id, asyncio.Lock()):
-                    row = await self.flow.lobby(row.id)
-                    self.flow.can_start(row, interaction.user.id)
-                    row = await self.flow.start(row, self.create_thread)
-                try:
-                    await interaction.edit_original_response(
-                        content=self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)))
-                except discord.HTTPException as exc:
-                    log.warning("could not update the lobby message of game %s: %s", row.id, exc)
 
     @staticmethod
     async def response_message_id(interaction: discord.Interaction, response) -> int | None:
