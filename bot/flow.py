@@ -955,29 +955,23 @@ class GameFlow:
 
     async def _computer_plays(self, game_id: int, player: str) -> None:
         """Ask the computer for its move on its own view, off the event loop, and apply it like
-        a person's; if the game moved on meanwhile, ask again. It goes on while the game waits
-        for it (the steps of one action, BYOP1's slides at its level's pace)."""
+        a person's; if the game moved on meanwhile, ask again. When the game still waits for it
+        afterwards (the steps of one action, BYOP1's next slides), its timer says when it goes
+        on: after the usual pause, or BYOP1's pace for the slides just made."""
         kind = COMPUTER_TIMER + player
         try:
-            for attempt in range(200):
+            for _ in range(50):
                 row = await self.store.get_game(game_id)
                 if row is None or row.status != "active":
                     return
                 game = self.game_of(row)
                 state = self.state_of(row)
                 if player not in game.awaited(state):
-                    try:
-                        await self.store.set_timer(row.id, row.version, kind, None, [], self.clock())
-                    except Conflict:
-                        pass
+                    await self._set_computer_timer(game_id, kind, None)
                     return
-                if attempt:
-                    await asyncio.sleep(computers.PAUSE * self.computer_pace)
                 action, delay = await self.thinker.decide(
                     row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
                     game.view(state, player))
-                if delay and self.computer_pace:
-                    await asyncio.sleep(delay * self.computer_pace)
                 latest = await self.store.get_game(game_id)
                 if latest is None or latest.version != row.version:
                     continue   # the state moved on: ask again
@@ -992,6 +986,10 @@ class GameFlow:
                                              detail=str(parsed))
                 except Conflict:
                     continue
+                if player in game.awaited(new) and game.outcome(new) is None:
+                    wait = (delay or computers.PAUSE) * self.computer_pace
+                    await self._set_computer_timer(game_id, kind, self.clock() + wait)
+                return
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -999,6 +997,20 @@ class GameFlow:
         finally:
             if self.thinking.get((game_id, player)) is asyncio.current_task():
                 del self.thinking[(game_id, player)]
+
+    async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
+        """Move (or with None, drop) a computer's timer on the game as it is now: a timer
+        that turns out to be stale does no harm (the computer looks before it moves)."""
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return
+            try:
+                await self.store.set_timer(game_id, row.version, kind, due, [], self.clock())
+                self.on_commit()   # (the background task then sleeps until it is due)
+                return
+            except Conflict:
+                continue
 
     async def computers_idle(self) -> None:
         """Wait until no computer is thinking (tests, shutdown)."""
