@@ -923,6 +923,7 @@ class GameFlow:
         if game.outcome(state) is not None:
             return timers
         waiting = [p for p in game.awaited(state) if computers.is_computer(p)]
+        waiting += [p for p in self.draw_answers_owed(game, state) if p not in waiting]
         if not waiting:
             return timers
         if timers is None:
@@ -936,6 +937,16 @@ class GameFlow:
         for player in waiting:
             timers.setdefault(COMPUTER_TIMER + player, (due, {}))
         return timers
+
+    @staticmethod
+    def draw_answers_owed(game, state) -> list[str]:
+        """The computers that have a draw offer to answer (they decline it)."""
+        public = game.view(state, None)
+        offer = public.get("draw_offer")
+        if not offer:
+            return []
+        return [p for p in ui.adapter_for(game.name).players_in(game, public)
+                if computers.is_computer(p) and p not in offer["accepted"]]
 
     async def _computer_due(self, row: GameRow, player: str) -> None:
         """A computer's timer fired: it thinks in a task of its own (the timers and the
@@ -966,6 +977,14 @@ class GameFlow:
                     return
                 game = self.game_of(row)
                 state = self.state_of(row)
+                if player in self.draw_answers_owed(game, state):
+                    # A computer does not agree to draws: it declines at once, as a person would.
+                    try:
+                        await self.commit_change(row, game, state, game.decline_draw(state, player),
+                                                 actor=player, kind="decline")
+                    except Conflict:
+                        pass
+                    continue
                 if player not in game.awaited(state):
                     await self._set_computer_timer(game_id, kind, None)
                     return

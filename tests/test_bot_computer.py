@@ -202,3 +202,22 @@ async def test_a_restart_while_the_computer_is_to_move_makes_it_move_once(fake, 
         assert cpu not in game.awaited(state) and str(alice) in game.awaited(state)
         await settle(bot)   # nothing more happens
         assert len([e for e in await bot.store.events(row.id) if e["actor"] == cpu and e["kind"] == "move"]) == 1
+
+
+async def test_the_computer_declines_a_draw_offer(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        res = await command(fake, alice, "play", {"game": "relativity"})
+        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        res = await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        clock.advance(2)
+        await settle(bot)
+        declines = [e for e in await bot.store.events(row.id) if e["kind"] == "decline"]
+        assert [e["actor"] for e in declines] == [cpu]
+        game = engine.get_game("relativity")
+        assert game.from_json((await bot.store.get_game(row.id)).state)["draw_offer"] is None
+        thread_text = "\n".join(m.content or "" for m in fake.messages(row.thread_id))
+        assert "Computer (strong)" in thread_text and f"<@{cpu}>" not in thread_text
