@@ -182,7 +182,7 @@ def tile_back(defs: Defs, pixels: int) -> str:
 def tile_face(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up, `pixels` wide: suit symbol top left, value bottom right, in the
     suit's colour."""
-    return _tile_face(defs, suit, value, pixels, "", mark=(8, 42), glyph=(66, 64, 54))
+    return _tile_face(defs, suit, value, pixels, "", mark=(6, 46), glyph=(69, 67, 56))
 
 
 def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
