@@ -182,8 +182,8 @@ def run_restore(settings: Settings, source: str) -> int:
 
     status = read_health(settings.health_file)
     if status is not None and health_problem(status, time.time()) is None:
-        print("The bot is running (its heartbeat is fresh): stop it first, then restore.",
-              file=sys.stderr)
+        print("The bot is running (its heartbeat is fresh): stop it first, then restore. (If it "
+              "was killed just now, try again in 90 seconds.)", file=sys.stderr)
         return 1
     try:
         with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as db:

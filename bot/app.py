@@ -46,6 +46,8 @@ def health_problem(status: dict | None, now: float) -> str | None:
     """What is wrong according to the bot's last heartbeat, or None when it is healthy."""
     if status is None:
         return "no heartbeat: the bot is not running (or has not started yet)"
+    if status.get("stopped"):
+        return "the bot has stopped"
     age = now - float(status.get("at", 0))
     if age > HEARTBEAT_STALE:
         return f"the last heartbeat is {age:.0f} s old: the bot is stuck or stopped"
@@ -133,6 +135,10 @@ class PiecepackBot(commands.Bot):
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
+            try:   # a clean stop says so at once: `restore` need not wait for the beat to age
+                write_health(self.settings.health_file, {"at": time.time(), "stopped": True})
+            except OSError:
+                pass
         if self._task is not None:
             self._task.cancel()
             try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -267,6 +268,9 @@ class Store:
             version = int(await self._meta("schema_version") or 0)
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(version)
+        if 0 < version < SCHEMA_VERSION:
+            logging.getLogger(__name__).info("upgrading the database from schema version %d to %d",
+                                             version, SCHEMA_VERSION)
         for target in range(version + 1, SCHEMA_VERSION + 1):
             async with self._transaction():
                 for statement in _statements(MIGRATIONS[target - 1]):

@@ -151,6 +151,7 @@ def test_health_problem_reads_the_heartbeat():
     good = {"at": now - 5, "database": "ok", "gateway": "connected", "gateway_since": now - 500}
     assert health_problem(good, now) is None
     assert "not running" in health_problem(None, now)
+    assert "stopped" in health_problem({"at": now, "stopped": True}, now)
     assert "stuck" in health_problem({**good, "at": now - HEARTBEAT_STALE - 1}, now)
     assert "database" in health_problem({**good, "database": "OperationalError: disk I/O error"}, now)
     # a short reconnection is normal; a long one is not
