@@ -226,7 +226,18 @@ class Controller(commands.Cog):
         async with self.answering(interaction, game):
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game)
+            g, state, player = self.flow.game_of(row), self.flow.state_of(row), str(interaction.user.id)
+            question = ui.adapter_for(row.game).confirm(g, state, player, move) \
+                if player in g.to_act(state) else None
+            if question:
+                await self.send_board(interaction, row, g, state, player, header=question,
+                                      specs=self.confirm_specs(row.id, g, state, player, move))
+                return
             done = await self.flow.act(row.id, interaction.user.id, "move", move)
+            if done.private:   # answered with the player's own board, and its controls
+                await self.send_board(interaction, done.row, g, done.state, player,
+                                      header=done.message)
+                return
             await interaction.followup.send(done.message, ephemeral=True)
 
     @move.autocomplete("move")
@@ -302,6 +313,70 @@ class Controller(commands.Cog):
             else:
                 await interaction.response.edit_message(content=content, view=view)
 
+    # ---- private boards ----------------------------------------------------------------------
+
+    @staticmethod
+    def confirm_specs(game_id: int, game, state, player: str, action: str) -> list[list]:
+        st = ui.stamp(game, state, player)
+        return [["pb", game_id, st, f"!{action.strip().lower()}", "Yes, do it", "danger"],
+                ["pb", game_id, st, "~", "No, go back", "secondary"]]
+
+    async def board_parts(self, row, game, state, player: str, header: str = "",
+                          specs: list[list] | None = None) -> dict:
+        """The parts of a player's private board message: text, own board image, controls
+        (`specs`, else the player's current ones)."""
+        payload = self.flow.private_payload(row, game, state, player, row.names)
+        files = await self.board_files(payload["board"]["view"], names=row.names)
+        view = build_view(payload["controls"] if specs is None else specs)
+        text = texts.clip((f"{header}\n" if header else "") + payload["content"])
+        return {"content": text, "attachments": files, "view": view}
+
+    async def send_board(self, interaction, row, game, state, player: str, header: str = "",
+                         specs: list[list] | None = None) -> None:
+        parts = await self.board_parts(row, game, state, player, header, specs)
+        await interaction.followup.send(parts["content"], files=parts["attachments"],
+                                        view=parts["view"] or discord.utils.MISSING, ephemeral=True)
+
+    async def private_pressed(self, interaction: discord.Interaction, game_id: int, action: str,
+                              stamp: str) -> None:
+        """A button of a private board (in a DM, or an ephemeral message): the move is made and
+        the same message is updated with the new board and fresh buttons. Done on a board
+        that is not correct asks first; out-of-date buttons show the board as it is now."""
+        async with self.answering(interaction, game_id):
+            row = await self.flow.get_running(game_id)
+            self.flow.check_seated(row, interaction.user.id)
+            game, state, player = self.flow.game_of(row), self.flow.state_of(row), str(interaction.user.id)
+            if player not in game.to_act(state):
+                raise UserError("Your board is done for now; see the game's thread.")
+            header, specs = "", None
+            confirmed = action.startswith("!")
+            move = action[1:] if confirmed else action
+            if move == "~":
+                pass
+            elif stamp != ui.stamp(game, state, player):
+                header = "That button was out of date; here is your board as it is now."
+            else:
+                question = None if confirmed else \
+                    ui.adapter_for(row.game).confirm(game, state, player, move)
+                if question:
+                    header, specs = question, self.confirm_specs(row.id, game, state, player, move)
+                else:
+                    # In a DM the pressed message is the player's board: this answer updates it.
+                    in_dm = interaction.guild_id is None
+                    try:
+                        done = await self.flow.act(game_id, interaction.user.id, "move", move,
+                                                   stamp=stamp, in_place=in_dm)
+                    except StaleControls as exc:
+                        header = str(exc)
+                        row = await self.flow.get_running(game_id)
+                        state = self.flow.state_of(row)
+                    else:
+                        row, state = done.row, done.state
+            parts = await self.board_parts(row, game, state, player, header, specs)
+            await interaction.response.edit_message(content=parts["content"],
+                                                    attachments=parts["attachments"],
+                                                    view=parts["view"])
+
     async def acting_player(self, interaction: discord.Interaction, game_id: int):
         """(row, game, state, player) for a seated player who may act now, else UserError."""
         row = await self.flow.get_running(game_id)
@@ -324,6 +399,9 @@ class Controller(commands.Cog):
     async def send_controls(self, interaction, row, game, state, player: str, header: str = "") -> None:
         """The player's prompt, own board and controls as an ephemeral follow-up."""
         prompt = game.prompt(state, player)
+        if prompt.kind == "private":
+            await self.send_board(interaction, row, game, state, player, header)
+            return
         specs, note = ui.adapter_for(row.game).player_controls(row.id, game, state, player, row.names)
         files = await self.board_files(game.view(state, player), names=row.names)
         text = (f"{header}\n" if header else "") + \

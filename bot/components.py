@@ -180,3 +180,32 @@ class MineButton(DynamicItem[Button], template=r"pp:mine:(?P<gid>\d+)"):
 
     async def callback(self, interaction):
         await controller(interaction).open_controls(interaction, self.game_id)
+
+
+_STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
+
+
+@builds("pb")
+class PrivateBoardButton(DynamicItem[Button],
+                         template=r"pp:pb:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<action>.+)"):
+    """A move on the presser's own private board; the message holding it is updated in place
+    with the new board. The action `!x` is `x` confirmed; `~` shows the board again."""
+
+    def __init__(self, game_id: int, stamp: str, action: str, label: str | None = None,
+                 style: str = "secondary", disabled: bool = False):
+        super().__init__(Button(label=(label or action)[:80], style=_STYLES[style],
+                                disabled=disabled, custom_id=f"pp:pb:{game_id}:{stamp}:{action}"))
+        self.game_id, self.stamp, self.action = game_id, stamp, action
+
+    @classmethod
+    def from_spec(cls, game_id, stamp, action, label=None, style="secondary", disabled=False):
+        return cls(int(game_id), stamp, action, label, style, disabled)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"], match["action"], getattr(item, "label", None))
+
+    async def callback(self, interaction):
+        await controller(interaction).private_pressed(interaction, self.game_id, self.action,
+                                                      self.stamp)

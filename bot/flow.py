@@ -60,6 +60,7 @@ class Done:
     message: str
     row: GameRow
     state: Mapping
+    private: bool = False   # a move on the player's own private board
 
 
 def parse_options(text: str | None) -> dict:
@@ -349,9 +350,12 @@ class GameFlow:
             raise UserError(texts.between(row.names))
 
     async def act(self, game_id: int, user_id: int, op: str, text: str | None = None, *,
-                  stamp: str | None = None, round_: int | None = None) -> Done:
+                  stamp: str | None = None, round_: int | None = None,
+                  in_place: bool = False) -> Done:
         """Apply `op` (move, or one of GENERIC_OPS) for a seated player. `stamp` (and `round_`,
-        for a secret phase's button) say which controls the move came from."""
+        for a secret phase's button) say which controls the move came from. `in_place`: the
+        move came from the player's private board message itself, which the caller updates
+        (else that message is edited through the outbox)."""
         player = str(user_id)
         for _ in range(5):
             row = await self.get_running(game_id)
@@ -372,14 +376,18 @@ class GameFlow:
             except GameError as exc:
                 raise UserError(texts.with_names(str(exc), row.names)) from None
             secret = op == "move" and before is not None and before.kind == "secret"
+            private = op == "move" and before is not None and before.kind == "private"
             try:
-                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail)
+                await self.commit_change(row, game, state, new, actor=player, kind=op, detail=detail,
+                                         in_place=in_place)
             except Conflict:
-                # Secret commits are independent of one another: just try again on the new state.
-                if secret:
+                # Secret commits and moves on private boards are independent of one another:
+                # just try again on the new state.
+                if secret or private:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
-            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new)
+            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new,
+                        private)
         raise UserError("The game is busy; please try again.")
 
     @staticmethod
@@ -445,12 +453,12 @@ class GameFlow:
         return await self.get(game_id)
 
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
-                            detail: str = "", prefix: str = "") -> None:
+                            detail: str = "", prefix: str = "", in_place: bool = False) -> None:
         now = self.clock()
         # Read before the version-checked commit: if the game moves on meanwhile, it conflicts.
         posts = await self.store.tagged_notices(row.id)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
-                          posts=posts)
+                          posts=posts, in_place=in_place)
         await self.store.commit(
             row.id, row.version, now=now,
             changes={"state": game.to_json(new), "status": plan.status},
@@ -466,9 +474,13 @@ class GameFlow:
         timers: dict | None
 
     def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="",
-              posts: Mapping[str, OutboxItem]) -> "GameFlow.Plan":
+              posts: Mapping[str, OutboxItem], in_place: bool = False) -> "GameFlow.Plan":
         """The notices and timers after a change from `old` to `new` (old is None at the start).
         `posts` are the game's latest tagged notices: the board post, DMs, the draw offer."""
+        if any(game.prompt(state, p).kind == "private"
+               for state in (old, new) if state is not None for p in game.to_act(state)):
+            return self._private_plan(row, game, old, new, actor=actor, kind=kind, now=now,
+                                      prefix=prefix, posts=posts, in_place=in_place)
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
@@ -556,6 +568,105 @@ class GameFlow:
                 notices += strip(item, CLOSED)
         return self.Plan("active", notices, timers)
 
+    def _private_plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix,
+                      posts: Mapping[str, OutboxItem], in_place: bool) -> "GameFlow.Plan":
+        """Private boards: every player plays their own board in one DM message at once.
+
+        - A move that changes nothing public (a slide) posts nothing: the player's board
+          message is updated in place by the caller (`in_place`), else edited here.
+        - The thread keeps one status post per round (tag "board"), edited as players finish.
+        - A new round (adapter.private_round changes): the round's result image, a new status
+          post, new DMs (the old ones lose their controls), and the deadline restarts."""
+        names = row.names
+        thread = row.thread_id or row.channel_id
+        adapter = ui.adapter_for(row.game)
+        new_public = game.view(new, None)
+        old_public = game.view(old, None) if old is not None else None
+        old_log = len(old_public["log"]) if old_public else 0
+        log_lines = [texts.with_names(e["text"], names) for e in new_public["log"][old_log:]]
+        finished = game.outcome(new) is not None
+        status_post = posts.get("board")
+        live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
+        new_round = old is None or adapter.private_round(game, old) != adapter.private_round(game, new)
+        notices: list[Notice] = []
+
+        if (actor is not None and kind == "move" and not in_place and not new_round
+                and actor in live_dms and actor not in row.dms_closed):
+            # A move typed with /move: the player's board message follows it.
+            payload = self.private_payload(row, game, new, actor, names)
+            notices.append(Notice("user", int(actor), {**payload, "repost": True},
+                                  tag=f"dm:{actor}", edit_of=live_dms[actor].id))
+        if old_public is not None and not log_lines and public_part(old_public) == public_part(new_public):
+            return self.Plan("active", notices, None)
+
+        if kind == "expire" and log_lines:
+            log_lines[0], prefix = f"⏰ {log_lines[0]}", ""
+        head_lines = ([prefix] if prefix else []) + log_lines
+        board = {"view": new_public, "names": names}
+        if finished:
+            notices += strip(status_post, "*(The game is over: see below.)*")
+            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+            started = (status_post.payload.get("round_started_at") if status_post else None) or now
+            lines = head_lines + [self.result_line(game, new, names, explained=bool(log_lines))]
+            note = adapter.finish_note(game, new, now - started)
+            if note:
+                lines.append(note)
+            head = "\n".join(lines)
+            notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
+                                                      "board": board}, tag="result"))
+            return self.Plan("finished", notices, {})
+
+        playing = list(game.to_act(new))
+        controls = [["mine", row.id, "Open my private controls"]]
+        if not new_round:
+            # Someone finished (or left): the round's status post says so.
+            deadline_at = status_post.payload.get("deadline_at") if status_post else None
+            for player in live_dms:
+                if player not in playing and player != actor:
+                    notices += strip(live_dms[player], CLOSED)
+            content = compose("\n".join(adapter.board_status(game, new, names)),
+                              self.turn_lines(row, game, old, new, names, deadline_at, fresh=set()))
+            payload = {"content": content, "controls": controls, "deadline_at": deadline_at,
+                       "round_started_at": status_post.payload.get("round_started_at") if status_post else now}
+            if status_post is not None:
+                notices.append(Notice(status_post.target_kind, status_post.target_id,
+                                      {**payload, "repost": True}, tag="board", edit_of=status_post.id))
+            else:
+                notices.append(Notice("channel", thread, payload, tag="board"))
+            return self.Plan("active", notices, None)
+
+        timers = self.timers_for(row, now)
+        deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
+        if old is not None:
+            notices += strip(status_post, "*(This round is over: see the result below.)*")
+            notices.append(Notice("channel", thread, {"content": compose("\n".join(head_lines), []),
+                                                      "board": board}, tag="result"))
+            head_lines = []
+        for player, item in live_dms.items():
+            notices += strip(item, "*(This round is over; see the thread.)*")
+        lines = head_lines + adapter.board_status(game, new, names)
+        content = compose("\n".join(lines),
+                          self.turn_lines(row, game, old, new, names, deadline_at, fresh=set(playing)))
+        notices.append(Notice("channel", thread, {"content": content, "controls": controls,
+                                                  "deadline_at": deadline_at,
+                                                  "round_started_at": now}, tag="board"))
+        for player in playing:
+            if player not in row.dms_closed:   # else the status post says to use the button
+                notices.append(self.private_notice(row, game, new, player, names))
+        return self.Plan("active", notices, timers)
+
+    def private_payload(self, row: GameRow, game, state, player: str, names, *,
+                        reminder: str = "") -> dict:
+        """A player's private board message: text, own board image, controls."""
+        adapter = ui.adapter_for(row.game)
+        specs, note = adapter.player_controls(row.id, game, state, player, names)
+        title = texts.game_label(game.title, row.id)
+        where = f" in <#{row.thread_id}>" if row.thread_id else ""
+        text = texts.with_names(adapter.private_text(game, state, player, names), names)
+        head = f"{reminder}\n" if reminder else ""
+        return {"content": texts.clip(f"{head}**{title}**{where}: {text}{note}"),
+                "board": {"view": game.view(state, player), "names": names}, "controls": specs}
+
     @staticmethod
     def newly_asked(game, old, new, player: str) -> bool:
         """Whether `player` is asked for a new decision (pinged, and sent private controls),
@@ -619,7 +730,8 @@ class GameFlow:
             lines.append(f"{' '.join(map(who, secret))}: make your secret choice. Your controls are "
                          "in your DMs (or press **Open my private controls**).")
         for player in private:
-            lines.append(f"{who(player)}: your private board is in your DMs.")
+            if player not in row.dms_closed:   # those are told about the button below
+                lines.append(f"{who(player)}: your private board is in your DMs.")
         closed = [p for p in secret + private if p in row.dms_closed]
         if closed:
             lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
@@ -660,6 +772,8 @@ class GameFlow:
             "content": texts.clip("\n".join(lines) + note),
             "board": {"view": game.view(state, player), "names": names},
             "controls": specs,
+            **(self.private_payload(row, game, state, player, names, reminder=reminder)
+               if prompt.kind == "private" else {}),
             # Posted in the thread (once per game: the button serves every later turn) when
             # Discord refuses the DM.
             "fallback": {

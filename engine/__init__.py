@@ -27,6 +27,8 @@ from .core import (
 _MODULES = {
     "relativity": "engine.relativity",
     "global-warming": "engine.global_warming",
+    "galaxies": "engine.galaxies",
+    "byop1": "engine.byop1",
 }
 
 _loaded: dict[str, Game] = {}

@@ -8,13 +8,15 @@ Only a view is ever drawn, never a state, so nothing hidden can reach an image.
 
 from __future__ import annotations
 
-from . import global_warming, relativity
+from . import byop1, galaxies, global_warming, relativity
 from .svg import svg_to_png
 
 # game name -> draw(view, names) -> SVG
 DRAWINGS = {
     "relativity": relativity.draw,
     "global-warming": global_warming.draw,
+    "galaxies": galaxies.draw,
+    "byop1": byop1.draw,
 }
 
 

@@ -310,7 +310,7 @@ def test_png_bytes_even_from_a_resvg_that_returns_a_list(monkeypatch):
 
 def test_a_view_of_an_undrawn_game_is_refused():
     with pytest.raises(KeyError, match="no drawing"):
-        render.render_svg({"game": "galaxies"})
+        render.render_svg({"game": "no-such-game"})
 
 
 # ---------------------------------------------------------------------------- command line

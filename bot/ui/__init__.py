@@ -30,6 +30,10 @@ def stamp(game, state, player: str) -> str:
     # Not the prompt's text: it may change when a player commits (and may change again).
     kind = prompt.kind if prompt else None
     round_ = adapter_for(game.name).secret_round(game, state) if kind == "secret" else None
+    if kind == "private":
+        # A private board offers the same few moves again and again: where the board stands
+        # tells one moment from the next.
+        round_ = adapter_for(game.name).private_position(game, state, player)
     # Without a round, the stamp is the first release's: the buttons of games running when the
     # bot is upgraded keep working.
     text = repr((kind, actions) if round_ is None else (kind, actions, round_))
@@ -83,6 +87,38 @@ class Adapter:
         """Which secret phase this is (a number that differs from one phase to the next), or
         None when the game has no such count: its secret buttons then are plain ones."""
         return None
+
+    # ---- private boards (prompt kind "private"): every player plays their own board at once
+
+    def private_round(self, game, state):
+        """Which round of private boards this is: a new value means new boards for everyone
+        (new DMs, a new status post in the thread, and the deadline restarts)."""
+        return None
+
+    def private_position(self, game, state, player: str):
+        """Where `player`'s own board stands (JSON-ready), so that its buttons are told apart
+        from those of a moment before."""
+        return None
+
+    def private_text(self, game, state, player: str, names: Mapping[str, str]) -> str:
+        """The text above a player's private board."""
+        prompt = game.prompt(state, player)
+        return prompt.text if prompt else "Your board is done for now; see the thread."
+
+    def board_status(self, game, state, names: Mapping[str, str]) -> list[str]:
+        """The thread's status post of a private-board round: who has finished and how."""
+        playing = game.to_act(state)
+        return [f"Still playing: {texts.name_list(list(playing), names)}."] if playing else []
+
+    def confirm(self, game, state, player: str, action: str) -> str | None:
+        """A question to ask the player before `action` is applied (None: apply at once).
+        Computed from the player's own view only."""
+        return None
+
+    def finish_note(self, game, state, elapsed: float) -> str:
+        """A line added to the result of a game that took `elapsed` seconds (e.g. a solo
+        game's time)."""
+        return ""
 
     def continues(self, game, old, new, player: str) -> bool:
         """Whether `player`, to act in public before and after a change, goes on with the same
@@ -161,4 +197,4 @@ def adapter_for(game_name: str) -> Adapter:
 
 
 # The games' adapters register themselves (and their components); they need the above.
-from . import global_warming, relativity  # noqa: E402,F401
+from . import byop1, galaxies, global_warming, relativity  # noqa: E402,F401
