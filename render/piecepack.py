@@ -189,7 +189,7 @@ def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up with its suit and value stacked down the left third, leaving the
     rest free for a piece standing on it (tile_face's corners would be hidden by it). Set in
     from the edge, so that a frame can be drawn round the tile."""
-    return _tile_face(defs, suit, value, pixels, "-beside", mark=(14, 30), glyph=(29, 69, 40))
+    return _tile_face(defs, suit, value, pixels, "-beside", mark=(14, 30), glyph=(28, 70, 44))
 
 
 def _tile_face(defs: Defs, suit: str, value: str, pixels: int, variant: str,

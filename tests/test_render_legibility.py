@@ -93,11 +93,13 @@ def positions(game_name: str):
             waiting = game.to_act(state)
             if not waiting:
                 break
-            player = waiting[0]
+            # any waiting player: the first one could change a secret choice forever
+            player = rng.choice(waiting)
             state = game.apply(state, player, rng.choice(game.legal_actions(state, player)))
             if move % 7 == 0:
                 for viewer in [None, *players]:
                     yield f"{count} players, move {move}, viewer {viewer}", game.view(state, viewer)
+        assert not game.to_act(state), f"{game_name}: a random game did not end in 400 moves"
         for viewer in [None, *players]:
             yield f"{count} players, the end, viewer {viewer}", game.view(state, viewer)
 
