@@ -4,6 +4,7 @@ background task that fires timers and delivers the outbox."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -15,9 +16,9 @@ import discord
 from discord.ext import commands
 
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
-from .commands import Controller
-from .components import DYNAMIC_ITEMS
+from .commands import Controller, Tree
 from .delivery import Delivery
+from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
 from .storage import Store
@@ -60,16 +61,6 @@ def health_problem(status: dict | None, now: float) -> str | None:
     return None
 
 
-def carries_component(interaction: discord.Interaction) -> bool:
-    """Whether the interaction's message holds the component used (what discord.py needs)."""
-    if interaction.message is None:
-        return False
-    custom_id = (interaction.data or {}).get("custom_id")
-    rows = interaction.message.components
-    return any(getattr(c, "custom_id", None) == custom_id
-               for row in rows for c in [row, *getattr(row, "children", [])])
-
-
 # The bot never joins voice: discord.py's start-up warnings about voice libraries would only
 # worry the admin reading the log.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -81,22 +72,27 @@ class PiecepackBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
-                 background: bool = True, store: Store | None = None):
+                 background: bool = True, seat_order: Callable[[list, int], list] | None = None,
+                 store: Store | None = None):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+            tree_cls=Tree,
             guild_ready_timeout=settings.guild_ready_timeout,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+            # Nobody is pinged unless a message names whom (bot.delivery.pings, the lobby).
+            allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.clock = clock or time.time
         self.seed_source = seed_source
+        self.seat_order = seat_order
         self.sync_on_start = sync_commands
         self.background = background
         self.store: Store | None = store     # opened by the caller, or in setup_hook
         self.flow: GameFlow | None = None
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
+        self.renderer = Renderer(settings.render_in)
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
@@ -114,15 +110,18 @@ class PiecepackBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._wake = asyncio.Event()
         self._due_lock = asyncio.Lock()
+        self.renderer.start()
         if self.store is None:
             self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
-                             seed_source=self.seed_source)
+                             seed_source=self.seed_source, seat_order=self.seat_order)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)   # bot.ui's adapters have registered theirs
+        # Every component interaction is dispatched by on_interaction (not discord.py's
+        # dynamic items, which leave the odd ones unanswered); command errors come here too.
+        self.tree.error(self.controller.command_failed)
         if self.sync_on_start:
             await self.sync_commands_if_changed()
         if self.background:
@@ -130,6 +129,9 @@ class PiecepackBot(commands.Bot):
             if self.settings.health_file:
                 self._heartbeat = asyncio.create_task(self._beat(), name="piecepack-heartbeat")
         self.setup_done = True
+        # Everything loaded so far lives as long as the bot: out of the collector's sight, a
+        # full collection (which stops the event loop) walks only what games make and drop.
+        gc.freeze()
 
     async def close(self) -> None:
         if self._heartbeat is not None:
@@ -147,6 +149,7 @@ class PiecepackBot(commands.Bot):
                 pass
             self._task = None
         await super().close()
+        self.renderer.close()
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -196,17 +199,11 @@ class PiecepackBot(commands.Bot):
                  len(self.guilds))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """discord.py runs a DynamicItem only when the interaction carries the message holding
-        that component; run ours here when it does not (a proxy or test Discord may omit it)."""
-        if interaction.type is not discord.InteractionType.component or carries_component(interaction):
-            return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        for item_class in DYNAMIC_ITEMS:
-            match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match:
-                item = await item_class.from_custom_id(interaction, None, match)
-                await item.callback(interaction)
-                return
+        """Buttons and menus, whatever they carry (ours of any release, altered, unknown), and
+        modal submissions (we show none): the controller answers each one."""
+        if interaction.type in (discord.InteractionType.component,
+                                discord.InteractionType.modal_submit):
+            await self.controller.component_used(interaction)
 
     # ---- slash command publishing ----------------------------------------------------------
 
@@ -255,6 +252,7 @@ class PiecepackBot(commands.Bot):
         """Something was queued: let the background task deliver it now."""
         if self._wake is not None:
             self._wake.set()
+            self.delivery.wake()   # its boards start drawing at once
 
     async def run_due(self) -> None:
         """Fire the timers that are due and deliver the queued notices (tests call this)."""

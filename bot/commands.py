@@ -20,7 +20,7 @@ from discord.ext import commands
 import engine
 
 from . import texts, ui
-from .components import build_view
+from .components import DYNAMIC_ITEMS, build_view
 from . import delivery
 from .flow import StaleControls, UserError, parse_options
 from .storage import Conflict
@@ -29,6 +29,8 @@ from .settings import DEADLINES
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. Please try again later."
+UNKNOWN_CONTROLS = ("Those controls are not in use any more (or I cannot read them). Use the "
+                    "newest ones in the game's thread, or `/board` and `/move`.")
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
@@ -53,6 +55,24 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_messages or perms.administrator))
 
 
+class Tree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Typing in an option that has no suggestions (a client of another release, or an
+        altered one): discord.py would log an ERROR and not answer; we suggest nothing."""
+        if interaction.type is not discord.InteractionType.autocomplete:
+            return True
+        data = interaction.data or {}
+        focused = next((o.get("name") for o in data.get("options") or [] if o.get("focused")), None)
+        command = self.get_command(str(data.get("name", "")))
+        params = getattr(command, "_params", {})   # (discord.py has no public lookup)
+        if focused in params and params[focused].autocomplete is not None:
+            return True
+        log.info("no suggestions for option %r of /%s", str(focused)[:20], str(data.get("name"))[:20])
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])
+        return False
+
+
 class Controller(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
@@ -67,6 +87,7 @@ class Controller(commands.Cog):
     async def say(self, interaction: discord.Interaction, text: str, **kwargs) -> None:
         """An ephemeral answer, whether or not the interaction has been answered already."""
         kwargs.setdefault("ephemeral", True)
+        text = texts.clip(text)
         if interaction.response.is_done():
             await interaction.followup.send(text, **kwargs)
         else:
@@ -86,6 +107,47 @@ class Controller(commands.Cog):
                           interaction.user.id)
             await self._safe_say(interaction, APOLOGY)
 
+    # ---- every interaction gets an answer ------------------------------------------------------
+
+    async def component_used(self, interaction: discord.Interaction) -> None:
+        """A button or menu was used: run the control its custom_id names (each holds no state:
+        the id says everything), or say that those controls are not in use any more."""
+        async with self.answering(interaction):
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            for item_class in DYNAMIC_ITEMS:
+                match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
+                if match:
+                    item = await item_class.from_custom_id(interaction, None, match)
+                    await item.callback(interaction)
+                    return
+            # only the kind of control: the rest may name a secret choice
+            log.info("controls %r unknown (user %s)", ":".join(custom_id.split(":")[:2])[:30],
+                     interaction.user.id)
+            raise UserError(UNKNOWN_CONTROLS)
+
+    async def command_failed(self, interaction: discord.Interaction,
+                             error: app_commands.AppCommandError) -> None:
+        """What discord.py could not hand to a command: a command or options of another
+        release (or altered), an option it cannot read. Our commands answer everything else
+        themselves (see `answering`), so anything left here is unexpected."""
+        odd_input = (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound,
+                     app_commands.TransformerError, app_commands.CheckFailure)
+        if isinstance(error, odd_input):
+            log.info("could not read /%s from user %s: %s", (interaction.data or {}).get("name", "?"),
+                     interaction.user.id, type(error).__name__)
+            text = ("I could not read that command (perhaps from an older version of the bot): "
+                    "pick it again from the list of commands.")
+        else:
+            log.error("unexpected error in /%s", (interaction.data or {}).get("name", "?"),
+                      exc_info=error)
+            text = APOLOGY
+        if interaction.type is discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                if not interaction.response.is_done():
+                    await interaction.response.autocomplete([])
+            return
+        await self._safe_say(interaction, text)
+
     async def _safe_say(self, interaction, text):
         # Whatever fails here is not worth more than a plain line: the error (a failed request
         # holding our answer, which may show a player's choice) must not reach the log.
@@ -100,7 +162,7 @@ class Controller(commands.Cog):
         files = []
         for n, view in enumerate(views):
             try:
-                png = await asyncio.to_thread(delivery.render_board, {"view": view, "names": names})
+                png = await self.bot.renderer.png({"view": view, "names": names})
             except Exception:
                 log.exception("could not draw a board of game %s", view.get("game"))
                 continue
@@ -122,12 +184,16 @@ class Controller(commands.Cog):
         async with self.answering(interaction):
             if game not in engine.game_names():
                 raise UserError("Choose a game from the list.")
+            if interaction.guild_id is None:
+                raise UserError("Use `/play` in a text channel of a server: each game gets its own thread there.")
             if getattr(interaction.channel, "type", None) in (
                     discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                     discord.ChannelType.news_thread):
                 raise UserError("Use `/play` in a text channel: each game gets its own thread.")
             if opponent is not None and opponent.bot:
                 raise UserError("Bots cannot play.")
+            if opponent is not None and not isinstance(opponent, discord.Member):
+                raise UserError("Invite someone who is a member of this server.")
             row = await self.flow.open_lobby(
                 game_name=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, host_name=interaction.user.display_name,
@@ -135,7 +201,9 @@ class Controller(commands.Cog):
                 options=parse_options(options))
             response = await interaction.response.send_message(
                 self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
-                allowed_mentions=discord.AllowedMentions(users=True))
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False,
+                    users=[discord.Object(row.invited_id)] if row.invited_id else False))
             message_id = await self.response_message_id(interaction, response)
             if message_id is None:
                 return   # the game's thread then starts without the lobby message
@@ -306,6 +374,7 @@ class Controller(commands.Cog):
                 raise UserError("Those controls are out of date: the game has moved on. "
                                 "Use the latest ones, or `/move`.")
             content, specs = step(row, game, state, player)
+            content = texts.clip(content)
             view = build_view(specs)
             if new_message:
                 await interaction.response.send_message(content, view=view or discord.utils.MISSING,
@@ -508,6 +577,8 @@ class Controller(commands.Cog):
 
     async def _simple(self, interaction, game_id, op):
         async with self.answering(interaction, game_id):
+            if op not in ("resign", "offer", "accept", "decline"):
+                raise UserError("Choose offer, accept or decline.")
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game_id)
             done = await self.flow.act(row.id, interaction.user.id, op)
@@ -518,6 +589,8 @@ class Controller(commands.Cog):
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction, game: Optional[int] = None):
         async with self.answering(interaction, game):
+            if interaction.guild_id is None:   # (a server command: the moderators are there)
+                raise UserError("Use `/abort` in the game's thread.")
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game, require_running=False, require_seat=False)
             row = await self.flow.abort(row.id, interaction.user.id, is_moderator(interaction))

@@ -10,14 +10,23 @@ puts an item's repr in its log when a callback fails: our items' reprs show the 
 
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 import discord
 from discord.ui import Button, DynamicItem, Select
 
+from .errors import UserError
+
+log = logging.getLogger(__name__)
+
 # kind of spec -> function(spec args) -> discord.ui.Item
 BUILDERS: dict[str, Callable[..., discord.ui.Item]] = {}
 DYNAMIC_ITEMS: list[type] = []
+
+
+async def _not_here(self, interaction) -> bool:
+    return False
 
 
 def builds(kind: str):
@@ -25,16 +34,65 @@ def builds(kind: str):
         BUILDERS[kind] = cls.from_spec
         DYNAMIC_ITEMS.append(cls)
         cls.__item_repr_attributes__ = ("game_id",)
+        cls.interaction_check = _not_here   # see Controls
         return cls
     return register
 
 
+class Controls(discord.ui.View):
+    """The components of one message. discord.py would run their callbacks itself for the
+    messages it sent (and stay silent, or log an ERROR, on anything odd); instead every
+    component interaction goes to the controller's single entry (bot.app's on_interaction),
+    which answers each one."""
+
+    def __init__(self):
+        super().__init__(timeout=None)
+
+    async def interaction_check(self, interaction) -> bool:
+        return False
+
+    async def on_error(self, interaction, error, item) -> None:
+        log.debug("discord.py could not read component data: %r", error)
+
+
+def first_value(interaction: discord.Interaction) -> str:
+    """The option chosen in a menu (one per menu); a user's mistake when there is none."""
+    values = values_of(interaction)
+    if len(values) != 1 or not isinstance(values[0], str):
+        raise UserError("Choose one option of the menu.")
+    return values[0]
+
+
+# Discord's limits on what a component shows.
+BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, OPTIONS = 80, 100, 150, 25
+
+
+def short(text: str | None, limit: int) -> str | None:
+    return text if text is None or len(text) <= limit else text[:limit - 1] + "…"
+
+
+def fit(item: discord.ui.Item) -> discord.ui.Item:
+    """Clip what `item` shows to Discord's limits (every component passes here)."""
+    inner = getattr(item, "item", item)   # a DynamicItem wraps its Button or Select
+    if isinstance(inner, Button):
+        inner.label = short(inner.label, BUTTON_LABEL)
+    elif isinstance(inner, Select):
+        inner.placeholder = short(inner.placeholder, PLACEHOLDER)
+        options = inner.options[:OPTIONS]
+        for option in options:
+            option.label = short(option.label, OPTION_TEXT) or "-"
+            option.description = short(option.description, OPTION_TEXT)
+        inner.options = options
+    return item
+
+
 def build_view(specs: list[list] | None) -> discord.ui.View | None:
+    """The components of control specs, within Discord's limits; None for no controls."""
     if not specs:
         return None
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     for spec in specs:
-        view.add_item(BUILDERS[spec[0]](*spec[1:]))
+        view.add_item(fit(BUILDERS[spec[0]](*spec[1:])))
     return view
 
 
@@ -61,7 +119,8 @@ _OPS = {
 }
 
 
-class OpButton(DynamicItem[Button], template=r"pp:(?P<kind>lobby|draw):(?P<gid>\d+):(?P<op>[a-z]+)"):
+class OpButton(DynamicItem[Button],
+               template=r"pp:(?P<kind>lobby|draw):(?P<gid>\d+):(?P<op>join|leave|start|cancel|accept|decline)"):
     """The lobby's Join, Leave, Start and Cancel; a draw offer's Accept and Decline."""
 
     def __init__(self, kind: str, game_id: int, op: str):
@@ -69,8 +128,12 @@ class OpButton(DynamicItem[Button], template=r"pp:(?P<kind>lobby|draw):(?P<gid>\
         super().__init__(Button(label=label, style=style, custom_id=f"pp:{kind}:{game_id}:{op}"))
         self.kind, self.game_id, self.op = kind, game_id, op
 
+    interaction_check = _not_here
+
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
+        if match["op"] not in _OPS[match["kind"]]:
+            raise UserError("Those buttons are not in use any more.")
         return cls(match["kind"], int(match["gid"]), match["op"])
 
     async def callback(self, interaction):
@@ -157,8 +220,8 @@ class PickSelect(DynamicItem[Select], template=r"pp:pick:(?P<gid>\d+):(?P<stamp>
         return cls(int(match["gid"]), match["stamp"], int(match["n"]))
 
     async def callback(self, interaction):
-        values = values_of(interaction)
-        await controller(interaction).action_chosen(interaction, self.game_id, values[0], self.stamp)
+        await controller(interaction).action_chosen(interaction, self.game_id, first_value(interaction),
+                                                    self.stamp)
 
 
 @builds("mine")

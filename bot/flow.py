@@ -14,7 +14,8 @@ What is said where:
   (unless their DMs are known to be closed: the thread then says to use the button instead);
 - during a secret phase a commit only edits the turn post's "2 of 4 chosen" line (who, never
   what); the reveal is the first public change after the last commit, posted as one message;
-- a draw offer, and its answers, are short text posts (the offer with Accept and Decline).
+- a draw offer, and its answers, are short text posts (the offer with Accept and Decline);
+- a post pings exactly the players its payload lists ("pinged" or "mentions"), nobody else.
 """
 
 from __future__ import annotations
@@ -22,20 +23,23 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Awaitable, Callable, Mapping
 
 import engine
-from engine import Game, GameError
+from engine import Game, GameError, Rng
 
 from . import texts, ui
+from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
 
 log = logging.getLogger(__name__)
 
 # Keys of a view that change with every commit of a secret phase without showing anything new.
-VOLATILE_VIEW_KEYS = frozenset({"log", "move_number", "to_act", "awaited", "committed", "draw_offer"})
+VOLATILE_VIEW_KEYS = frozenset({"log", "log_start", "move_number", "to_act", "awaited", "committed",
+                                "draw_offer"})
+SEAT_DRAW_SALT = 0x5EA70D5A   # the seat draw uses its own stream of the game's seed
 REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 
@@ -45,12 +49,23 @@ GENERIC_OPS = {"resign": Game.resign, "offer": Game.offer_draw, "accept": Game.a
                "decline": Game.decline_draw}
 
 
-class UserError(Exception):
-    """Something the user did that we refuse; the message is for them, nothing has changed."""
+class ViewsOnce:
+    """A game whose `view` is built once per (state, viewer) and then shared: callers read
+    views, never change them. Everything else is the game's own."""
 
+    def __init__(self, game: Game):
+        self.game = game
+        self._views: dict[tuple[int, str | None], tuple[object, dict]] = {}
 
-class StaleControls(UserError):
-    """A player used controls of an earlier phase; they are shown the current ones."""
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def view(self, state, viewer: str | None = None) -> dict:
+        key = (id(state), viewer)
+        cached = self._views.get(key)
+        if cached is None or cached[0] is not state:   # (the state is kept: ids stay unique)
+            cached = self._views[key] = (state, self.game.view(state, viewer))
+        return cached[1]
 
 
 @dataclass
@@ -73,7 +88,7 @@ def parse_options(text: str | None) -> dict:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UserError(f"The options are not valid JSON: {exc.msg}.") from None
+            raise UserError(f"The options are not valid JSON: {exc.msg} (at character {exc.pos}).") from None
         if not isinstance(value, dict):
             raise UserError("The options must be a JSON object.")
         return value
@@ -81,7 +96,8 @@ def parse_options(text: str | None) -> dict:
     for part in text.replace(";", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise UserError(f"Write options as key=value, for example variant=diagonal (not {part!r}).")
+            raise UserError("Write options as key=value, for example variant=diagonal "
+                            f"(not {texts.excerpt(part)}).")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -114,26 +130,42 @@ def compose(head: str, tail: list[str]) -> str:
     return texts.clip("\n".join(line for line in [head, *tail] if line))
 
 
+def draw_seats(seats: list, seed: int) -> list:
+    """The order of the seats, drawn from the game's seed (so it is stored with the start):
+    hosting or joining first gives no seat of one's choosing (in Relativity the first seat is
+    Night's Space, who also wins a tie)."""
+    return Rng(seed ^ SEAT_DRAW_SALT).shuffled(seats)
+
+
 class GameFlow:
+    """`seed_source` gives each new game's seed and `seat_order(seats, seed)` its order of
+    seats (tests may fix both)."""
+
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
-                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None):
+                 default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
+                 seat_order: Callable[[list, int], list] | None = None):
         self.store = store
         self.clock = clock
         self.reminder_hours = reminder_hours
         self.default_deadline = default_deadline
         self.seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.seat_order = seat_order or draw_seats
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
 
     # ---- reading ---------------------------------------------------------------------------
 
     @staticmethod
-    def game_of(row: GameRow):
-        return engine.get_game(row.game)
+    def game_of(row: GameRow) -> "ViewsOnce":
+        """The row's game, building each view once for as long as the caller keeps it (one
+        move asks for the same views in its plan, controls and prompts)."""
+        return ViewsOnce(engine.get_game(row.game))
 
     def state_of(self, row: GameRow):
         return self.game_of(row).from_json(row.state)
 
     async def get(self, game_id: int) -> GameRow:
+        if not isinstance(game_id, int) or not 0 < game_id < 2 ** 63:   # SQLite's integers
+            raise UserError(f"There is no game {texts.excerpt(game_id, 24)}.")
         row = await self.store.get_game(game_id)
         if row is None:
             raise UserError(f"There is no game #{game_id}.")
@@ -166,7 +198,7 @@ class GameFlow:
         caller's only game waiting on them (or only running game). In DMs (no server) only the
         caller's own games can be named."""
         if game_id is not None:
-            row = await self.get(game_id)
+            row = await self.get(game_id if isinstance(game_id, int) else -1)
             if guild_id is None and not row.seat_of(user_id):
                 raise UserError(f"There is no game #{game_id}.")   # nor a hint that it exists
             if guild_id is not None and row.guild_id != guild_id:
@@ -207,9 +239,9 @@ class GameFlow:
         try:
             game.new_game([f"seat{i}" for i in range(game.min_players)], seed=0, options=options)
         except GameError as exc:
-            raise UserError(f"Those options do not work: {exc}") from None
-        except (TypeError, ValueError, KeyError) as exc:
-            raise UserError(f"Those options do not work ({exc}).") from None
+            raise UserError(f"Those options do not work: {texts.defuse(exc)}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise UserError(f"Those options do not work ({texts.defuse(exc)}).") from None
         if deadline is not None and deadline not in DEADLINES:
             raise UserError("The deadline is none, 1d, 3d or 7d.")
         return await self.store.create_game(
@@ -229,8 +261,10 @@ class GameFlow:
         scope = ui.adapter_for(row.game).deadline_scope
         lines.append(f"Deadline: {texts.duration(row.deadline_seconds)} for each {scope}."
                      if row.deadline_seconds else "Deadline: none.")
-        if row.options:
-            lines.append("Options: `" + json.dumps(row.options)[:300] + "`")
+        if row.options:   # (never secret ones: /play refuses those)
+            shown = "; ".join(f"{key}={value if isinstance(value, str) else json.dumps(value, separators=(',', ':'))}"
+                              for key, value in sorted(row.options.items()))
+            lines.append("Options: " + texts.display(shown if len(shown) <= 300 else shown[:299] + "…"))
         if row.status == "lobby":
             if row.invited_id and str(row.invited_id) not in names:
                 lines.append(f"{texts.mention(str(row.invited_id))}, you are invited: press **Join**.")
@@ -244,7 +278,7 @@ class GameFlow:
             lines.append("This lobby was closed.")
         else:
             lines.append(f"The game is over; see <#{row.thread_id}>." if row.thread_id else "The game is over.")
-        return "\n".join(lines)
+        return texts.clip("\n".join(lines))
 
     def lobby_controls(self, row: GameRow) -> list[list]:
         if row.status != "lobby":
@@ -314,6 +348,7 @@ class GameFlow:
         caller has checked with can_start."""
         game = self.game_of(row)
         seed = int(self.seed_source())
+        row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
         except GameError as exc:
@@ -325,7 +360,8 @@ class GameFlow:
         row.thread_id = thread_id
         now = self.clock()
         scope = ui.adapter_for(row.game).deadline_scope
-        intro = (f"**{title}** begins: {texts.name_list(row.player_ids, names)}. "
+        intro = (f"**{title}** begins. The seats, drawn at random: "
+                 f"{texts.name_list(row.player_ids, names)}, in this order. "
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
@@ -336,6 +372,7 @@ class GameFlow:
             await self.store.commit(
                 row.id, row.version, now=now,
                 changes={"status": plan.status, "state": game.to_json(state), "thread_id": thread_id},
+                seats=row.seats,
                 events=[Event("start", str(row.host_id), start_detail)],
                 notices=plan.notices, timers=plan.timers)
         except Conflict:
@@ -374,7 +411,7 @@ class GameFlow:
                 else:
                     new, detail = GENERIC_OPS[op](game, state, player), ""
             except GameError as exc:
-                raise UserError(texts.with_names(str(exc), row.names)) from None
+                raise UserError(texts.with_names(texts.defuse(exc), row.names)) from None
             secret = op == "move" and before is not None and before.kind == "secret"
             private = op == "move" and before is not None and before.kind == "private"
             try:
@@ -386,8 +423,8 @@ class GameFlow:
                 if secret or private:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
-            return Done(self._confirmation(row, game, state, new, player, op, detail, secret), row, new,
-                        private)
+            return Done(texts.clip(self._confirmation(row, game, state, new, player, op, detail, secret)),
+                        row, new, private)
         raise UserError("The game is busy; please try again.")
 
     @staticmethod
@@ -438,8 +475,7 @@ class GameFlow:
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator with Manage Messages) can abort a game.")
         name = row.names.get(str(user_id), "a moderator")
-        posts = await self.store.tagged_notices(row.id)
-        notices = [n for item in posts.values() for n in strip(item)]
+        notices = await self.strip_all(row.id)
         notices.append(Notice("channel", row.thread_id or row.channel_id,
                               {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
                                           "it ends without a result."}))
@@ -452,6 +488,12 @@ class GameFlow:
         self.on_commit()
         return await self.get(game_id)
 
+    async def strip_all(self, game_id: int) -> list[Notice]:
+        """Notices taking the controls off every message of a game that still has some (board
+        posts, DMs, closed-DM fallbacks, reminders, draw offers): the game is over."""
+        return [n for item in await self.store.posts_with_controls(game_id)
+                for n in strip(item, CLOSED if item.target_kind == "user" else "")]
+
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
                             detail: str = "", prefix: str = "", in_place: bool = False) -> None:
         now = self.clock()
@@ -459,6 +501,9 @@ class GameFlow:
         posts = await self.store.tagged_notices(row.id)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
                           posts=posts, in_place=in_place)
+        if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
+            edited = {n.edit_of for n in plan.notices}
+            plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
         await self.store.commit(
             row.id, row.version, now=now,
             changes={"state": game.to_json(new), "status": plan.status},
@@ -486,8 +531,10 @@ class GameFlow:
         adapter = ui.adapter_for(row.game)
         new_public = game.view(new, None)
         old_public = game.view(old, None) if old is not None else None
-        old_log = len(old_public["log"]) if old_public else 0
-        log_lines = [texts.with_names(e["text"], names) for e in new_public["log"][old_log:]]
+        # A view holds the latest entries of the log; log_start counts the ones before them.
+        seen = old_public["log_start"] + len(old_public["log"]) if old_public else 0
+        new_entries = new_public["log"][max(0, seen - new_public["log_start"]):]
+        log_lines = [texts.with_names(e["text"], names) for e in new_entries]
         finished = game.outcome(new) is not None
         board_post = posts.get("board")
 
@@ -525,9 +572,7 @@ class GameFlow:
 
         live_dms = {tag[3:]: item for tag, item in posts.items() if tag.startswith("dm:")}
         board = {"view": new_public, "names": names}
-        if finished:
-            notices += strip(board_post)
-            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
+        if finished:   # (commit_change takes the controls off every post of the game)
             head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines))])
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
                                                       "board": board}, tag="board"))
@@ -690,6 +735,7 @@ class GameFlow:
             lines = head_lines + [" ".join(texts.mention(p) for p in answering)
                                   + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
             return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
+                                               "mentions": answering,
                                                "controls": [["draw", row.id, "accept"],
                                                             ["draw", row.id, "decline"]]}, tag="draw")]
         if kind == "accept":
@@ -781,6 +827,7 @@ class GameFlow:
                            + f"{texts.mention(player)}, I cannot send you direct messages: press "
                              "**Open my private controls** to see your choices here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
+                "mentions": [player],
             },
             "fallback_once": True,
         }
@@ -837,7 +884,8 @@ class GameFlow:
                 notices.append(Notice("channel", thread, {
                     "content": f"⏰ {texts.mention(player)}, reminder: **{title}** is waiting for you."
                                + (" Press **Open my private controls**." if private else "") + when,
-                    "controls": [["mine", row.id, "Open my private controls"]] if private else []}))
+                    "controls": [["mine", row.id, "Open my private controls"]] if private else [],
+                    "mentions": [player]}))
             elif private:
                 notices += strip(posts.get(f"dm:{player}"), REPLACED)   # the reminder brings fresh ones
                 notices.append(self.private_notice(
@@ -848,7 +896,7 @@ class GameFlow:
                 notices.append(Notice("user", int(player), {
                     "content": f"⏰ Reminder: **{title}**{where} is waiting for your move.{when}",
                     "fallback": {"content": f"⏰ {texts.mention(player)}, reminder: this game is "
-                                            f"waiting for your move.{when}"},
+                                            f"waiting for your move.{when}", "mentions": [player]},
                 }))
         next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
         try:

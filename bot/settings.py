@@ -52,6 +52,7 @@ class Settings:
     reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
     guild_ready_timeout: float = 2.0
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
+    render_in: str = "process"         # where boards are drawn: bot.rendering.MODES
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -135,8 +136,12 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     level = (get("LOG_LEVEL") or "INFO").upper()
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    render_in = (get("PIECEPACK_RENDER") or "process").lower()
+    if render_in not in ("process", "thread", "inline"):
+        raise SettingsError("PIECEPACK_RENDER must be process (the default), thread or inline.")
     db_path = get("PIECEPACK_DB") or "./piecepack.sqlite3"
     return Settings(
+        render_in=render_in,
         token=token or "",
         db_path=db_path,
         health_file=get("PIECEPACK_HEALTH_FILE") or db_path + ".health",

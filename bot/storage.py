@@ -92,6 +92,17 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_tag ON outbox(game_id, tag);
     ALTER TABLE seats ADD COLUMN dm_closed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 2 -> 3: a delivered board is kept only until a later post of its tag has one (each
+    # carried a whole view: storage grew with the square of a game's length)
+    """
+    UPDATE outbox SET payload = json_remove(payload, '$.board')
+    WHERE tag IS NOT NULL AND (delivered_at IS NOT NULL OR failed IS NOT NULL)
+      AND json_extract(payload, '$.board') IS NOT NULL
+      AND EXISTS (SELECT 1 FROM outbox AS later
+                  WHERE later.game_id IS outbox.game_id AND later.tag = outbox.tag
+                    AND later.id > outbox.id AND later.delivered_at IS NOT NULL
+                    AND json_extract(later.payload, '$.board') IS NOT NULL)
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -522,6 +533,24 @@ class Store:
                     (game_id,)) as cur:
                 return {item.tag: item for item in map(_outbox_item, await cur.fetchall())}
 
+    async def posts_with_controls(self, game_id: int) -> list[OutboxItem]:
+        """The game's messages that hold controls now, whatever their tag (or none: a closed-DM
+        fallback, a reminder): for each message (a notice and the edits of it), the latest
+        notice that set its controls, when they are not empty."""
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id=? ORDER BY id",
+                    (game_id,)) as cur:
+                items = [_outbox_item(r) for r in await cur.fetchall()]
+        root: dict[int, int] = {}
+        latest: dict[int, OutboxItem] = {}
+        for item in items:
+            first = item.id if item.edit_of is None else root.get(item.edit_of, item.edit_of)
+            root[item.id] = first
+            if "controls" in item.payload:
+                latest[first] = item
+        return [item for item in latest.values() if item.payload["controls"]]
+
     async def outbox_waiting(self) -> int:
         """Undelivered notices that may still be delivered (including ones waiting to retry)."""
         async with self.lock:
@@ -537,10 +566,21 @@ class Store:
                 return (await cur.fetchone())[0]
 
     async def outbox_delivered(self, item_id: int, now: float, message_id: int | None) -> None:
-        async with self.lock:
+        """Mark a notice sent. When it showed a board, the earlier posts of its tag keep theirs
+        no longer: a later edit or repost takes the board from this one (or a newer one)."""
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET delivered_at=?, message_id=?, attempts=attempts+1 WHERE id=?",
                 (now, message_id, item_id))
+            # Each delivery clears its predecessors, so only the latest few can hold a board.
+            await self.db.execute(
+                "UPDATE outbox SET payload = json_remove(payload, '$.board') WHERE id IN "
+                "(SELECT older.id FROM outbox AS this JOIN outbox AS older "
+                " ON older.game_id IS this.game_id AND older.tag = this.tag AND older.id < this.id "
+                " WHERE this.id=? AND json_extract(this.payload, '$.board') IS NOT NULL "
+                " ORDER BY older.id DESC LIMIT 5) "
+                "AND (delivered_at IS NOT NULL OR failed IS NOT NULL) "
+                "AND json_extract(payload, '$.board') IS NOT NULL", (item_id,))
 
     async def outbox_retry(self, item_id: int, next_attempt_at: float, *, attempted: bool = True) -> None:
         """Try again at `next_attempt_at`; `attempted=False` postpones without counting a try."""

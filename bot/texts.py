@@ -9,8 +9,33 @@ from discord.utils import escape_markdown
 MESSAGE_LIMIT = 2000
 
 
+SHORT_ECHO = 40           # at most this much of a user's text is shown back to them
+_ZWSP = "\u200b"
+
+
 def display(name: str) -> str:
-    return escape_markdown(name)
+    """A display name (or any text a user chose) shown so that it can neither format nor
+    ping: markdown escaped, and `@` and `<` followed by an invisible space (no `@everyone`, no
+    `<@id>`, `<#id>` or `<t:...>`)."""
+    return escape_markdown(str(name)).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+
+
+_LONG_QUOTE = re.compile(r"""(['"])([^'"\n]{%d,})\1""" % (SHORT_ECHO + 1))
+ENGINE_MESSAGE_LIMIT = 400
+
+
+def defuse(text: str) -> str:
+    """An engine's message, which may quote what a user typed: long quotes cut short, unable
+    to ping (its formatting, e.g. `red up` in code, is kept)."""
+    text = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2][:SHORT_ECHO - 1]}…{m[1]}", str(text))
+    return clip(text, ENGINE_MESSAGE_LIMIT).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+
+
+def excerpt(text: str, limit: int = SHORT_ECHO) -> str:
+    """A short, harmless quote of what a user typed, for an error message."""
+    text = " ".join(str(text).split())
+    short = text if len(text) <= limit else text[:limit - 1] + "…"
+    return f"“{display(short)}”"
 
 
 def with_names(text: str, names: dict[str, str]) -> str:
@@ -111,7 +136,7 @@ def _split(text: str, limit: int, level: int) -> list[str]:
 HELP = """\
 **piecepack-bot**: piecepack games in this server, played in a thread per game, over minutes or days.
 
-**Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a game for a fixed number of players, such as Relativity, starts as soon as it is full). Options: `opponent:` invites someone, `deadline:` gives every move (in Global Warming, each turn's choice and each action) 1, 3 or 7 days, `options:` sets game options (for example `variant=diagonal`).
+**Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a game for a fixed number of players, such as Relativity, starts as soon as it is full); the seats are then drawn at random. Options: `opponent:` invites someone, `deadline:` gives every move (in Global Warming, each turn's choice and each action) 1, 3 or 7 days, `options:` sets game options (for example `variant=diagonal`).
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from .core import (
+    Continuation,
     FrozenDict,
     Game,
     GameError,
@@ -49,6 +50,6 @@ def get_game(name: str) -> Game:
 
 
 __all__ = [
-    "FrozenDict", "Game", "GameError", "IllegalAction", "InvalidAction", "NotYourTurn",
+    "Continuation", "FrozenDict", "Game", "GameError", "IllegalAction", "InvalidAction", "NotYourTurn",
     "Outcome", "Prompt", "Rng", "freeze", "thaw", "game_names", "get_game",
 ]

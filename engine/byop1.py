@@ -622,6 +622,19 @@ class Byop1(Game):
     def _scores(self, state):
         return dict(state["data"]["totals"])
 
+    def _resample_hidden(self, s, viewer, rng):
+        """Hidden from the viewer: the boards of the others still solving (how far they are,
+        in how many slides); a called board's count and result are public."""
+        d = s["data"]
+        for player, board in d["boards"].items():
+            if player == viewer or board["status"] != "solving":
+                continue
+            tiles = list(d["deal"])
+            count = rng.below(40)
+            for _ in range(count):
+                tiles = slide(tiles, rng.choice(possible_slides(tiles)))
+            board["tiles"], board["slides"] = tiles, count
+
     def _view(self, state, viewer):
         d = state["data"]
         t = d["targets"]

@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 
+# No move of any game is written with more characters (a whole BYOP1 solution takes a few
+# hundred slides); longer text is refused unread.
+MAX_ACTION_TEXT = 2000
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -65,6 +69,25 @@ class Prompt:
     player: str
     kind: str
     text: str
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """How an action that a player has begun (its first parts, e.g. pawn steps) may go on now.
+
+    head:     the parts given so far, in the game's notation;
+    parts:    each part that may come next (`head` + `separator` + part is a legal action);
+    complete: whether `head` alone is a legal action already.
+    """
+
+    head: str
+    parts: tuple[str, ...]
+    complete: bool
+    separator: str = ", "
+
+    def actions(self) -> list[str]:
+        """The whole actions one more part makes."""
+        return [f"{self.head}{self.separator}{part}" for part in self.parts]
 
 
 class FrozenDict(dict):
@@ -125,6 +148,19 @@ def _thaw_state(state: Mapping) -> dict:
     return {k: list(v) if k == "log" else thaw(v) for k, v in state.items()}
 
 
+def _freeze_state(s: dict, before: Mapping) -> FrozenDict:
+    """freeze(s) for a state thawed from `before` by _thaw_state: the log's old entries are
+    shared with `before` (checked by identity, at C speed) and only new ones are frozen, so a
+    move costs the same at move 1000 as at move 10."""
+    old = before["log"]
+    log = s["log"]
+    if len(log) >= len(old) and log[:len(old)] == list(old):
+        log = old + tuple(freeze(entry) for entry in log[len(old):])
+    else:
+        log = freeze(log)
+    return FrozenDict({k: log if k == "log" else freeze(v) for k, v in s.items()})
+
+
 # --------------------------------------------------------------------------- chance
 
 
@@ -172,6 +208,11 @@ class Rng:
 
 
 # --------------------------------------------------------------------------- the game base
+
+# How many of the latest log entries a view carries (view["log"]); the state keeps them all.
+# Enough for every event of a turn (a Global Warming round logs about 15), small enough that
+# a view costs the same at move 1000 as at move 10.
+VIEW_LOG = 40
 
 
 class Game:
@@ -231,6 +272,16 @@ class Game:
     def _prompt(self, state: Mapping, player: str) -> Prompt:
         return Prompt(player, "public", "Your move.")
 
+    def _continuations(self, state: Mapping, player: str, head: str) -> Continuation | None:
+        """How an action begun with `head` may go on (None: the game's actions have no parts).
+        Use only the position as it stands and what `player` may see: never apply the parts."""
+        return None
+
+    def _resample_hidden(self, s: dict, viewer: str | None, rng: Rng) -> None:
+        """Deal again, in the plain copy `s`, everything hidden from `viewer`, so that their
+        view stays the same. A game with nothing hidden leaves `s` alone (but says so)."""
+        raise NotImplementedError(f"{self.title} does not say what it hides (_resample_hidden)")
+
     def _drop_player(self, s: dict, player: str, reason: str) -> None:
         """A player left (resigned or timed out) while others play on. Games with more than
         two seats override this to take the player out of play; the base records the rest."""
@@ -285,6 +336,10 @@ class Game:
         self._own(state)
         if not isinstance(text, str) or not text.strip():
             raise InvalidAction("Type a move, for example one from the suggestions.")
+        if len(text.strip()) > MAX_ACTION_TEXT:
+            # (and the games' messages, which may quote the text, stay short)
+            raise InvalidAction(f"That is too long for a move ({len(text.strip())} characters); "
+                                "start typing and pick one from the suggestions.")
         return self._parse(state, player, text.strip())
 
     def apply(self, state: Mapping, player: str, action):
@@ -306,7 +361,7 @@ class Game:
         s["move_number"] += 1
         if not secret:
             s["draw_offer"] = None
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def scores(self, state: Mapping) -> dict[str, int]:
         self._own(state)
@@ -335,7 +390,10 @@ class Game:
             "outcome": outcome.to_json() if outcome else None,
             "left": list(state["left"]),
             "draw_offer": thaw(state["draw_offer"]),
-            "log": thaw(state["log"]),
+            # The recent public events, oldest first: the last VIEW_LOG entries (what a board
+            # marks and a notice says), not the whole game; `log_start` counts those left out.
+            "log": thaw(state["log"][-VIEW_LOG:]),
+            "log_start": max(0, len(state["log"]) - VIEW_LOG),
         }
         own = self._view(state, viewer)
         own.update(common)
@@ -346,6 +404,33 @@ class Game:
         if player not in self.to_act(state):
             return None
         return self._prompt(state, player)
+
+    def continuations(self, state: Mapping, player: str, head: str) -> Continuation | None:
+        """How an action that `player` has begun with `head` (e.g. the steps typed so far) may
+        go on now; None when `head` is no legal beginning or the game's actions have no parts.
+
+        The answer comes from the position as it stands and what the player may see: it never
+        looks past the end of the player's action (a turn's end may turn hidden things over),
+        so it is safe to show them, unlike anything learnt by applying `head` ahead of time."""
+        self._own(state)
+        if player not in self.to_act(state) or not isinstance(head, str) or not head.strip():
+            return None
+        try:
+            return self._continuations(state, player, head.strip())
+        except GameError:
+            return None
+
+    def resample_hidden(self, state: Mapping, viewer: str | None, seed: int):
+        """A state that `viewer` (None: a spectator) cannot tell from `state`: the same view,
+        with everything hidden from them (others' secret choices, face-down pieces, future
+        chance) dealt again from `seed`. Tests use it to check that what a player is told
+        depends only on what they may know; a computer player may use it to guess."""
+        self._own(state)
+        s = _thaw_state(state)
+        rng = Rng(seed)
+        self._resample_hidden(s, viewer, rng)
+        s["rng"] = rng.next64()   # the chance still to come is hidden from everyone
+        return freeze(s)
 
     def to_json(self, state: Mapping) -> str:
         self._own(state)
@@ -365,7 +450,7 @@ class Game:
         s = _thaw_state(state)
         self._leave(s, player, f"{player} resigned")
         s["move_number"] += 1
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def offer_draw(self, state: Mapping, player: str):
         self._own(state)
@@ -381,7 +466,7 @@ class Game:
         s = _thaw_state(state)
         s["draw_offer"] = {"by": player, "accepted": [player]}
         self._log(s, f"{player} offers a draw.", event="draw_offer", player=player)
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def accept_draw(self, state: Mapping, player: str):
         self._own(state)
@@ -398,7 +483,7 @@ class Game:
             s["result"] = Outcome((), "draw agreed", draw=True).to_json()
             s["draw_offer"] = None
             self._log(s, "The players agreed to a draw.", event="draw")
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def decline_draw(self, state: Mapping, player: str):
         """Decline an offer (or, by the one who made it, withdraw it)."""
@@ -410,7 +495,7 @@ class Game:
         s = _thaw_state(state)
         s["draw_offer"] = None
         self._log(s, f"{player} declined the draw.", event="draw_declined", player=player)
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def expire(self, state: Mapping):
         """A deadline passed: apply the game's time-out policy to everyone awaited."""
@@ -425,7 +510,7 @@ class Game:
         s["rng"] = rng.state
         s["move_number"] += 1
         s["draw_offer"] = None
-        return freeze(s)
+        return _freeze_state(s, state)
 
     # ---- helpers for games ---------------------------------------------------------------
 

@@ -274,6 +274,23 @@ class Galaxies(Game):
         self._begin_turn(s)
         return freeze(s)
 
+    def _resample_hidden(self, s, viewer, rng):
+        """Hidden from the viewer: the order of every face-down path card, which action cards
+        the other player has drawn (their Systems and hand size are known), and the card the
+        other player has chosen in this turn's commit phase."""
+        d = s["data"]
+        for player in s["players"]:
+            if player == viewer:
+                d["path"][player] = rng.shuffled(d["path"][player])
+                continue
+            hand = d["hands"][player]
+            actions = rng.shuffled([c for c in hand if c != "system"] + d["path"][player])
+            drawn = len(hand) - hand.count("system")
+            d["hands"][player] = _sort_hand(["system"] * hand.count("system") + actions[:drawn])
+            d["path"][player] = actions[drawn:]
+            if player in d["commits"]:
+                d["commits"][player] = rng.choice(d["hands"][player])
+
     # ---- whose turn ----------------------------------------------------------------------
 
     def _to_act(self, state):

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from .core import (
+    Continuation,
     Game,
     GameError,
     IllegalAction,
@@ -271,15 +272,17 @@ def _tile_moves(d: Mapping) -> Iterator[TileMove]:
                 yield TileMove(src, dst)
 
 
-def _pawn_steps(d: Mapping) -> Iterator[Step]:
+def _pawn_steps(d: Mapping, pawns: Mapping | None = None) -> Iterator[Step]:
+    """The possible steps, with the pawns where they are (or at `pawns`: {player: (x, y)})."""
     tiles = _tile_positions(d)
-    pawns = _pawn_positions(d)
-    for player, p in d["pawns"].items():
+    where = d["pawns"] if pawns is None else pawns
+    taken = {tuple(p) for p in where.values() if p is not None}
+    for player, p in where.items():
         if p is None:
             continue
         for direction, (dx, dy) in DIRECTIONS.items():
             q = (p[0] + dx, p[1] + dy)
-            if q in tiles and q not in pawns:
+            if q in tiles and q not in taken:
                 yield Step(d["colours"][player], direction)
 
 
@@ -527,6 +530,21 @@ class GlobalWarming(Game):
             pawns[player] = (pawns[player][0] + dx, pawns[player][1] + dy)
         return pawns
 
+    def _continuations(self, state, player, head):
+        """Further steps after the steps typed so far: from the pawns where those steps put
+        them, within the actor's steps (never past the end of the turn)."""
+        d = state["data"]
+        if d["phase"] != "act" or d["steps_left"] is None:
+            return None
+        action = self._parse(state, player, head)
+        if not isinstance(action, (Step, Steps)):
+            return None
+        steps = _as_steps(action)
+        pawns = self._walk(d, steps)
+        more = d["steps_left"] > len(steps)
+        parts = tuple(str(step) for step in _pawn_steps(d, pawns)) if more else ()
+        return Continuation(str(action), parts, complete=True)
+
     # ---- applying moves ------------------------------------------------------------------
 
     def _apply(self, s, player, action, rng) -> None:
@@ -651,6 +669,32 @@ class GlobalWarming(Game):
         if len(survivors) > 1:
             d["turn"] += 1
             d["phase"] = "commit"
+
+    # ---- what a player cannot see ----------------------------------------------------------
+
+    def _resample_hidden(self, s, viewer, rng) -> None:
+        """Others' die faces in a commit phase (who has chosen is public), and the coins: the
+        hidden side of each coin in the line, the bag's order and sides."""
+        d = s["data"]
+        for player in d["commits"]:
+            if player != viewer:
+                d["commits"][player] = rng.choice(VALUES)
+        pool = [code for code, _ in d["line"]] + [code for code, _ in d["bag"]]
+        for _ in range(50):   # a random matching of the line's coins to fitting tiles
+            free = rng.shuffled(pool)
+            line = []
+            for code, side in d["line"]:
+                shown = _visible_side([code, side])
+                fits = [c for c in free if _visible_side([c, side]) == shown]
+                if not fits:
+                    break
+                pick = rng.choice(fits)
+                free.remove(pick)
+                line.append([pick, side])
+            else:
+                d["line"] = line
+                d["bag"] = [[code, SIDES[rng.below(2)]] for code in free]
+                return
 
     # ---- leaving and deadlines -----------------------------------------------------------
 

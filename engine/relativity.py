@@ -235,6 +235,8 @@ class Relativity(Game):
     title = "Relativity"
     min_players = 2
     max_players = 2
+    # Fixed layouts would let whoever sets them know the Day board before Day.
+    secret_options = frozenset({"layouts"})
     rules = RULES
 
     # ---- setup ---------------------------------------------------------------------------
@@ -263,6 +265,12 @@ class Relativity(Game):
             "molecules": [],
             "end": None,               # {"winners": [...], "reason": str} once play ends it
         }
+
+    def _resample_hidden(self, s, viewer, rng):
+        """The Day board is hidden from everyone until Day."""
+        data = s["data"]
+        if data["round"] == "night":
+            data["boards"][1] = deal(rng)
 
     # ---- whose turn ----------------------------------------------------------------------
 

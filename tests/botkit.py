@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.delivery
+import bot.rendering
 from bot.app import PiecepackBot
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
@@ -32,18 +32,22 @@ class FakeClock:
 
 def settings_for(fake: FakeDiscord, db: Path, **overrides) -> Settings:
     values = dict(token=fake.token, db_path=str(db), api_base=fake.base_url,
-                  gateway_url=fake.gateway_url, guild_ready_timeout=0.05)
+                  gateway_url=fake.gateway_url, guild_ready_timeout=0.05,
+                  render_in="thread")   # no worker processes to start for each test's bot
     values.update(overrides)
     return Settings(**values)
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, db: Path, *, clock=None, seed=None, **settings):
-    """A bot connected to `fake`, on the SQLite file `db`; closed on exit."""
+async def running_bot(fake: FakeDiscord, db: Path, *, clock=None, seed=None, draw_seats=False,
+                      **settings):
+    """A bot connected to `fake`, on the SQLite file `db`; closed on exit. Like the seed, the
+    seat draw is fixed (the lobby's order) unless `draw_seats`: tests script moves by seat."""
     fake.patch_discord()
     seeds = iter(seed) if isinstance(seed, (list, tuple)) else None
     seed_source = (lambda: next(seeds)) if seeds else ((lambda: seed) if seed is not None else None)
-    bot = PiecepackBot(settings_for(fake, db, **settings), clock=clock, seed_source=seed_source)
+    bot = PiecepackBot(settings_for(fake, db, **settings), clock=clock, seed_source=seed_source,
+                       seat_order=None if draw_seats else (lambda seats, seed: list(seats)))
     task = asyncio.create_task(bot.start(fake.token))
     try:
         await fake.wait_ready(timeout=10)
@@ -83,7 +87,7 @@ def drawn(monkeypatch):
         views[png] = board["view"]
         return png
 
-    monkeypatch.setattr(bot.delivery, "render_board", stub)
+    monkeypatch.setattr(bot.rendering, "draw_board", stub)
     return views
 
 

@@ -67,6 +67,8 @@ Acting as users (each waits for the bot's first response to the interaction, up 
         # -> list of {"name": ..., "value": ...}
     res2 = await fake.submit_modal(res, {"field_custom_id": "text"})  # after a modal response (type 9)
     msg = await fake.say(alice, "hello", channel=None)    # a plain user message (MESSAGE_CREATE)
+    res = await fake.send_raw(alice, MESSAGE_COMPONENT, {"custom_id": "x"}, channel=None,
+                              message_id=None)   # exactly this data, unchecked (fuzzing)
 
 InteractionResult (``res``)::
 
@@ -2116,6 +2118,17 @@ class FakeDiscord:
             data["guild_id"] = scope
         res = await self._interact(AUTOCOMPLETE, user_obj, channel_obj, data, kind="autocomplete")
         return list(res.choices or [])
+
+    async def send_raw(self, user: Any, interaction_type: int, data: dict, *, channel: Any = None,
+                       message_id: Any = None) -> InteractionResult:
+        """An interaction carrying exactly `data`, unchecked: what a client of another release,
+        an altered one or a forged one may send (for fuzzing). Returns like slash()/click()."""
+        user_obj = self._user(user)
+        channel_obj = self._channels[str(channel or self.channel_id)]
+        msg = self._messages.get(str(message_id)) if message_id is not None else None
+        kind = {APPLICATION_COMMAND: "slash", MESSAGE_COMPONENT: "component",
+                AUTOCOMPLETE: "autocomplete", MODAL_SUBMIT: "modal"}[interaction_type]
+        return await self._interact(interaction_type, user_obj, channel_obj, data, kind=kind, message=msg)
 
     def _visible_message(self, user: User, msg: Message) -> bool:
         if msg.deleted or (msg.ephemeral and msg.ephemeral_to != user.id):

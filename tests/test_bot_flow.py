@@ -10,7 +10,7 @@ import discord
 import pytest
 
 import engine
-from bot import delivery as delivery_module, texts
+from bot import rendering, texts
 from bot.delivery import RETRY_DELAYS, Delivery
 from bot.flow import GameFlow, UserError, parse_options
 from bot.storage import Notice, Store
@@ -62,10 +62,11 @@ async def test_two_public_moves_from_the_same_version_one_is_told_the_board_chan
     flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
     row = await started(flow, "relativity")
     state = flow.state_of(row)
-    one, two = (str(a) for a in REL.legal_actions(state, str(ALICE))[:2])
+    (first,) = REL.to_act(state)
+    one, two = (str(a) for a in REL.legal_actions(state, first)[:2])
     reads_together(monkeypatch, store)
-    results = await asyncio.gather(flow.act(row.id, ALICE, "move", one),
-                                   flow.act(row.id, ALICE, "move", two), return_exceptions=True)
+    results = await asyncio.gather(flow.act(row.id, int(first), "move", one),
+                                   flow.act(row.id, int(first), "move", two), return_exceptions=True)
     errors = [r for r in results if isinstance(r, UserError)]
     assert len(errors) == 1 and "board changed" in str(errors[0])
     after = await store.get_game(row.id)
@@ -123,9 +124,10 @@ async def test_a_deadline_expires_and_a_stale_timer_after_a_move_does_nothing(st
     assert set(timers) == {"deadline", "reminder"}
     clock.advance(86400)
     await flow.fire(timers["deadline"])
+    (late,) = REL.to_act(flow.state_of(row))
     row = await store.get_game(row.id)
     assert row.status == "finished"
-    assert REL.outcome(flow.state_of(row)).winners == (str(BOB),)
+    assert REL.outcome(flow.state_of(row)).winners == tuple({str(ALICE), str(BOB)} - {late})
     assert await store.timers_of(row.id) == {}
     await flow.fire(timers["reminder"])   # the game is over: nothing is sent
     assert not any("Reminder" in o["payload"].get("content", "") for o in await store.outbox_rows(row.id))
@@ -158,6 +160,7 @@ class Response:
 class FakeBot:
     def __init__(self, store, clock):
         self.store, self.clock = store, clock
+        self.renderer = rendering.Renderer("thread")
 
     def now(self):
         return self.clock()
@@ -215,18 +218,28 @@ async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypa
 
     bot = FakeBot(store, clock)
     bot.http, bot.allowed_mentions = HTTP(), None
-    monkeypatch.setattr(delivery_module, "render_board", lambda board: 1 / 0)
+    monkeypatch.setattr(rendering, "draw_board", lambda board: 1 / 0)
     await store.add_notices(None, [Notice("channel", 7, {"content": "text", "board": {"view": {}}})], clock())
     assert await Delivery(bot).deliver_due() == 1
     (channel_id, params), = sent
     assert channel_id == 7 and params.payload["content"] == "text" and not params.files
 
 
-async def test_options_that_fix_hidden_information_are_refused_at_play(store):
+@pytest.mark.parametrize("name, options", [
+    ("global-warming", {"coins": ["S3:suit"]}),
+    ("relativity", {"layouts": ["na2345/na2345/na2345/an3254"] * 2}),
+    ("relativity", {"layouts": "na2345/na2345/na2345/an3254"}),
+])
+async def test_options_that_fix_hidden_information_are_refused_at_play(store, name, options):
+    assert set(options) <= engine.get_game(name).secret_options
     flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
     with pytest.raises(UserError, match="hidden"):
-        await started(flow, "global-warming", options={"coins": ["S3:suit"]})
+        await started(flow, name, options=options)
     assert await store.games_with_status("lobby") == []
+
+
+async def test_options_that_hide_nothing_are_taken_at_play(store):
+    flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
     row = await flow.open_lobby(game_name="global-warming", guild_id=1, channel_id=2, host_id=ALICE,
                                 host_name="alice", deadline=None, opponent_id=None,
                                 options={"variant": "diagonal"})

@@ -68,9 +68,13 @@ async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
             await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
             thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id)
             await fake.wait_for(lambda: fake.messages(thread))
-            choices = await fake.autocomplete(alice, "move", {"move": "a1"}, focused="move", channel=thread)
+            # the seats are drawn: the first post mentions who moves first
+            first_post = fake.messages(thread)[0].content
+            assert "drawn at random" in first_post
+            mover, other = (alice, bob) if f"<@{alice}>" in first_post else (bob, alice)
+            choices = await fake.autocomplete(mover, "move", {"move": "a1"}, focused="move", channel=thread)
             assert 0 < len(choices) <= 25 and all("a1" in c["value"] for c in choices)
-            res = await command(fake, alice, "move", {"move": choices[0]["value"]}, channel=thread)
+            res = await command(fake, mover, "move", {"move": choices[0]["value"]}, channel=thread)
             assert "Played" in said(res)
             await fake.wait_for(lambda: len(fake.messages(thread)) >= 2)
             button = fake.messages(thread)[-1].custom_ids()[0]
@@ -80,9 +84,9 @@ async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
         async with BotProcess(fake, db, tmp_path) as second:
             await fake.wait_for(lambda: fake.identify_count >= 2 and fake.connected, timeout=30)
             assert fake.command_publishes == 1      # unchanged commands are not published again
-            opened = await press(fake, bob, button)  # a button posted by the first process
+            opened = await press(fake, other, button)  # a button posted by the first process
             assert opened.messages[-1].select_options()
-            res = await command(fake, bob, "resign", {}, channel=thread)
+            res = await command(fake, other, "resign", {}, channel=thread)
             assert "resigned" in said(res)
             await fake.wait_for(lambda: "wins" in fake.messages(thread)[-1].content)
             # the heartbeat the Docker HEALTHCHECK reads: healthy while running, stopped after

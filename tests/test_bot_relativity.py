@@ -17,7 +17,17 @@ GAME = engine.get_game("relativity")
 # molecules. Night: a1#b1 (alice: n, a), c1#d1 (bob: 2, 3), e1#f1 (alice: 4, 5; Night over).
 # Day: bob is Space and passes with a2#a3; alice (Time) takes n and a again: 6 trophies.
 PAIRS = "na2345/na2345/na2345/an3254"
-LAYOUTS = f"layouts={PAIRS},{PAIRS}"
+
+
+@pytest.fixture
+def layouts(monkeypatch):
+    """Both boards fixed to PAIRS: a test hook into the engine (players cannot set them)."""
+    new_game = GAME.new_game
+
+    def dealt(players, seed=0, options=None):
+        return new_game(players, seed=seed, options={**(options or {}), "layouts": [PAIRS, PAIRS]})
+
+    monkeypatch.setattr(GAME, "new_game", dealt)
 
 
 @pytest.fixture
@@ -43,13 +53,13 @@ async def pick_swap(fake, user, game_id, first, second):
     return done
 
 
-async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fake, people, tmp_path):
+async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fake, people, tmp_path, layouts):
     alice, bob, carol = people
     db = tmp_path / "bot.sqlite3"
     async with running_bot(fake, db, seed=11) as bot:
         assert {c["name"] for c in fake.published_commands[None]} >= {
             "play", "move", "board", "games", "resign", "draw", "rules", "help"}
-        row, thread = await open_game(fake, bot, alice, bob, options=LAYOUTS)
+        row, thread = await open_game(fake, bot, alice, bob)
         assert fake.thread(fake.channel(thread).name).parent_id == fake.channel_id
         first = fake.messages(thread)[0]
         assert first.attachments and first.attachment("board.png").startswith(b"\x89PNG")

@@ -139,9 +139,21 @@ class Adapter:
 
     def suggestions(self, game, state, player: str, typed: str) -> list[tuple[str, str]]:
         """Autocomplete for /move: (value, label) pairs of the player's legal moves that fit
-        what they typed."""
-        fitting = [text for text in map(str, game.legal_actions(state, player))
-                   if len(text) <= 100 and self.matches(text, typed)][:25]
+        what they typed. After a comma, an action of several parts goes on (`red up, blue
+        left, `): the parts before the last comma are kept when they are a legal beginning,
+        and the parts that may follow them are offered (the engine's continuations: from the
+        position as it stands, never from the parts applied ahead of time)."""
+        head, comma, last = typed.rpartition(",")
+        going_on = game.continuations(state, player, head) if comma else None
+        if going_on is None:
+            fitting = [text for text in map(str, game.legal_actions(state, player))
+                       if self.matches(text, typed)]
+        else:
+            fitting = [f"{going_on.head}{going_on.separator}{part}" for part in going_on.parts
+                       if self.matches(part, last)]
+            if going_on.complete and not last.strip():
+                fitting.append(going_on.head)   # the steps typed so far, as they are
+        fitting = [text for text in fitting if len(text) <= 100][:25]
         return list(zip(fitting, self.action_labels(game, state, player, fitting)))
 
     def turn_prompt(self, game, old, new, player: str) -> str:

@@ -12,7 +12,8 @@ from discord.ui import DynamicItem, Select
 from engine.galaxies import CARD_NAMES
 
 from .. import texts
-from ..components import builds, controller, values_of
+from ..components import builds, controller, first_value
+from ..errors import UserError
 from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
 
 PASS_LABEL = "Pass (no effect)"
@@ -131,11 +132,13 @@ class StackSelect(DynamicItem[Select], template=r"pp:gls:(?P<gid>\d+):(?P<stamp>
         return cls(int(match["gid"]), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction):
-        src = values_of(interaction)[0]
+        src = first_value(interaction)
 
         def destinations(row, game, state, player):
             moves = moves_by_source([str(a) for a in game.legal_actions(state, player)])
-            dests = moves.get(src, [])
+            if src not in moves:
+                raise UserError("That stack cannot move now; choose one from the menu.")
+            dests = moves[src]
             sizes = stack_sizes(game.view(state, None))
             pages = [dests[i:i + SELECT_SIZE] for i in range(0, len(dests), SELECT_SIZE)][:5]
             specs = [["galdst", row.id, self.stamp, src, n, [[d, stack_label(d, sizes)] for d in page]]
@@ -168,6 +171,6 @@ class WhereSelect(DynamicItem[Select],
         return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction):
-        dst = values_of(interaction)[0]
+        dst = first_value(interaction)
         await controller(interaction).action_chosen(
             interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)

@@ -9,11 +9,11 @@ from typing import Mapping
 import discord
 from discord.ui import DynamicItem, Select
 
-from engine import GameError
 from engine.piecepack import VALUE_NAMES
 
 from .. import texts
-from ..components import builds, controller, values_of
+from ..errors import UserError
+from ..components import builds, controller, first_value
 from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
 
 FACE_LABELS = {value: name.capitalize() for value, name in VALUE_NAMES.items()}
@@ -96,23 +96,6 @@ class GlobalWarmingAdapter(Adapter):
                                 round_=own["turn"], chosen=own["own_commit"]), ""
         return self.act_controls(game_id, game, state, player, own, names), ""
 
-    def suggestions(self, game, state, player, typed):
-        """Several steps typed at once (`red up, blue left, `): the steps before the last comma
-        are kept when they are legal, and the next legal steps are suggested after them."""
-        head, comma, last = typed.rpartition(",")
-        if not comma or game.view(state, None)["steps_left"] is None:
-            return super().suggestions(game, state, player, typed)
-        prefix = ", ".join(part.strip() for part in head.split(",") if part.strip())
-        try:
-            after = game.apply(state, player, prefix)
-        except GameError:
-            return []
-        if player not in game.to_act(after):
-            return [(prefix, prefix)]    # no step left after these
-        values = [f"{prefix}, {a}" for a in map(str, game.legal_actions(after, player))
-                  if self.matches(a, last)]
-        return [(v, v) for v in values if len(v) <= 100][:25]
-
     def describe_action(self, game, state, player, action):
         if action in FACE_LABELS:
             return f"**{FACE_LABELS[action]}**"
@@ -156,11 +139,13 @@ class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[
         return cls(int(match["gid"]), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction):
-        src = values_of(interaction)[0]
+        src = first_value(interaction)
 
         def destinations(row, game, state, player):
             moves = tile_moves([str(a) for a in game.legal_actions(state, player)])
-            dests = moves.get(src, [])
+            if src not in moves:
+                raise UserError("That tile cannot move now; choose one from the menu.")
+            dests = moves[src]
             pages = [dests[i:i + SELECT_SIZE] for i in range(0, len(dests), SELECT_SIZE)][:5]
             specs = [["gwdest", row.id, self.stamp, src, n, page] for n, page in enumerate(pages)]
             tile = tile_names(game.view(state, None)).get(src, "tile")
@@ -189,6 +174,6 @@ class DestinationSelect(DynamicItem[Select],
         return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction):
-        dst = values_of(interaction)[0]
+        dst = first_value(interaction)
         await controller(interaction).action_chosen(
             interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)

@@ -8,7 +8,8 @@ from discord.ui import DynamicItem, Select
 
 from engine.piecepack import VALUE_NAMES
 
-from ..components import builds, controller, values_of
+from ..components import builds, controller, first_value
+from ..errors import UserError
 from . import Adapter, normalise, register, stamp
 
 
@@ -83,11 +84,13 @@ class CoinSelect(DynamicItem[Select], template=r"pp:relc:(?P<gid>\d+):(?P<stamp>
         return cls(int(match["gid"]), match["stamp"])
 
     async def callback(self, interaction: discord.Interaction):
-        cell = values_of(interaction)[0]
+        cell = first_value(interaction)
         ctl = controller(interaction)
 
         def show_partners(row, game, state, player):
             actions = [str(a) for a in game.legal_actions(state, player)]
+            if cell not in partners(actions):
+                raise UserError("That coin cannot move now; choose one from the menu.")
             coins = game.view(state, player)["coins"]
             specs, _ = ADAPTER.player_controls(row.id, game, state, player, row.names)
             specs[0].append(cell)  # keep the coin menu, with this coin chosen
@@ -118,6 +121,6 @@ class PartnerSelect(DynamicItem[Select],
         return cls(int(match["gid"]), match["stamp"], match["cell"])
 
     async def callback(self, interaction: discord.Interaction):
-        other = values_of(interaction)[0]
+        other = first_value(interaction)
         await controller(interaction).action_chosen(
             interaction, self.game_id, f"{self.cell}#{other}", self.stamp, edit=True)
