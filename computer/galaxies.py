@@ -52,6 +52,15 @@ def _minus(pool: list[str], taken) -> list[str]:
     return pool
 
 
+def _minus_known(pool: list[str], taken) -> list[str]:
+    """`pool` without the cards of `taken` that it holds."""
+    pool = list(pool)
+    for kind in taken:
+        if kind in pool:
+            pool.remove(kind)
+    return pool
+
+
 def determinise(view: Mapping, rng: Rng, their_card: str | None = None):
     """An engine state whose view for the viewer is `view` (log aside), the hidden part drawn
     from `rng`: the other's action cards in hand, both paths' order, the other's card."""
@@ -59,18 +68,20 @@ def determinise(view: Mapping, rng: Rng, their_card: str | None = None):
     played = _played(view)
     hands, paths = {}, {}
     for p in view["players"]:
+        # The view's log holds the latest events only: a long game (draw offers...) may have
+        # pushed early reveals out of it, so the counts are fitted to the sizes shown.
+        waiting = sum(1 for c in view["path"] if c["owner"] == p)
+        unseen = _minus_known(ACTIONS, [k for k in played[p] if k != "system"])
         if p == me:
             hands[p] = list(view["hand"])
-            unseen = _minus(_minus(ACTIONS, [k for k in played[p] if k != "system"]),
-                            [k for k in hands[p] if k != "system"])
-            paths[p] = rng.shuffled(unseen)
+            unseen = _minus_known(unseen, [k for k in hands[p] if k != "system"])
+            paths[p] = rng.shuffled(unseen)[:waiting]
         else:
-            systems = _systems_in_hand(view, p)
-            unseen = rng.shuffled(_minus(ACTIONS, [k for k in played[p] if k != "system"]))
+            systems = min(_systems_in_hand(view, p), view["hand_sizes"][p])
             drawn = view["hand_sizes"][p] - systems
+            unseen = rng.shuffled(unseen)[:drawn + waiting]
             hands[p] = sorted(["system"] * systems + unseen[:drawn], key=KINDS.index)
             paths[p] = unseen[drawn:]
-        assert len(paths[p]) == sum(1 for c in view["path"] if c["owner"] == p)
     commits = {}
     if view["phase"] == "commit":
         for p in view["committed"]:

@@ -89,10 +89,9 @@ def determinise(view: Mapping, rng: Rng, faces: Mapping[str, str] | None = None)
                 commits[p] = view["own_commit"]
             else:
                 commits[p] = (faces or {}).get(p) or rng.choice(VALUES)
-    out = []
-    for event in view["log"]:
-        if event.get("event") in ("drowned", "left") and event["player"] not in out:
-            out.append(event["player"])
+    # Who went out, in order: a player out scores how many went out before them.
+    gone = [p for p in view["players"] if p in view["drowned"] or p in view["left"]]
+    out = sorted(gone, key=lambda p: view["scores"][p])
     tiles = tiles_of(view)
     data = {
         "variant": view["variant"],
