@@ -294,10 +294,11 @@ class GameFlow:
         # Every lobby has the same four buttons; a game with a fixed number of seats also
         # starts by itself when they are all taken (Start then only explains that).
         ops = ["join", "leave", "start", "cancel"]
-        if computers.plays(row.game):
-            ops += ["cpu-easy", "cpu-strong"]
-            if any(computers.is_computer(p) for p in row.player_ids):
-                ops.append("cpu-remove")
+        invited = 1 if row.invited_id and str(row.invited_id) not in row.names else 0
+        if computers.plays(row.game) and len(row.seats) + invited < self.game_of(row).max_players:
+            ops += ["cpu-easy", "cpu-strong"]   # (while a seat is free for a computer)
+        if computers.plays(row.game) and any(computers.is_computer(p) for p in row.player_ids):
+            ops.append("cpu-remove")
         return [["lobby", row.id, op] for op in ops]
 
     async def lobby(self, game_id: int) -> GameRow:
