@@ -998,8 +998,9 @@ class GameFlow:
                 try:
                     parsed = game.parse_action(state, player, action)
                     new = game.apply(state, player, parsed)
-                except GameError as exc:
-                    log.warning("computer %s of game %s chose a refused move: %s", player, game_id, exc)
+                except GameError:
+                    # (not what it chose, nor why it was refused: it may be a secret choice)
+                    log.warning("computer %s of game %s chose a move the game refused", player, game_id)
                     return   # (its timer asks again later)
                 try:
                     await self.commit_change(row, game, state, new, actor=player, kind="move",
