@@ -214,8 +214,9 @@ class Controller(commands.Cog):
                     # its own, and the message below says where it is).
                     self.flow.can_start(row, interaction.user.id)
                     row = await self.flow.start(row, self.create_thread)
+            controls = build_view(self.flow.lobby_controls(row))   # (none: started already)
             response = await interaction.response.send_message(
-                self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
+                self.flow.lobby_text(row), **({"view": controls} if controls else {}),
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False,
                     users=[discord.Object(row.invited_id)] if row.invited_id else False))

@@ -110,9 +110,12 @@ async def test_a_person_plays_a_whole_game_against_the_computer(fake, drawn, tmp
 async def test_play_fills_the_seats_with_computers(fake, drawn, tmp_path):
     alice = fake.add_user("alice")
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=11, computer_pace=0) as bot:
-        await command(fake, alice, "play", {"game": "global-warming", "computers": "easy"})
+        res = await command(fake, alice, "play", {"game": "global-warming", "computers": "easy"})
         row = await running(bot, alice)
         assert row.status == "active"
+        # The answer to /play says the game is on, and where (no lobby buttons).
+        assert f"The game is on in <#{row.thread_id}>" in res.original.content
+        assert res.original.buttons() == []
         assert len(row.seats) == 4
         assert sorted(row.names[p] for p in row.player_ids if p != str(alice)) == [
             "Computer (easy)", "Computer 2 (easy)", "Computer 3 (easy)"]
