@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import engine
 from bot import computers
-from bot.flow import COMPUTER_TIMER, GameFlow, UserError
+from bot.flow import COMPUTER_TIMER, GameFlow, UserError, public_part
 from bot.storage import Seat, Store
 from engine import Rng
 from engine.byop1 import solve
@@ -224,3 +224,31 @@ async def test_the_computer_declines_a_draw_offer(fake, drawn, tmp_path):
         assert game.from_json((await bot.store.get_game(row.id)).state)["draw_offer"] is None
         thread_text = "\n".join(m.content or "" for m in fake.messages(row.thread_id))
         assert "Computer (strong)" in thread_text and f"<@{cpu}>" not in thread_text
+
+
+async def test_the_computers_secret_choice_shows_only_that_it_has_chosen(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    game = engine.get_game("global-warming")
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=8, clock=clock) as bot:
+        res = await command(fake, alice, "play", {"game": "global-warming"})
+        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
+        await press(fake, alice, res.original.button("Start"), message_id=res.original.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        await settle(bot)
+        before = game.from_json((await bot.store.get_game(row.id)).state)
+        assert set(game.awaited(before)) == {str(alice), cpu}
+        posts = [(m.id, m.content) for m in fake.messages(row.thread_id)]
+        clock.advance(2)   # the computer's pause passes: it chooses
+        await settle(bot)
+        after = game.from_json((await bot.store.get_game(row.id)).state)
+        assert game.awaited(after) == (str(alice),)
+        assert public_part(game.view(after, None)) == public_part(game.view(before, None))
+        # No new post: the turn post's status line now says who has chosen, never what.
+        now = [(m.id, m.content) for m in fake.messages(row.thread_id)]
+        assert [i for i, _ in now] == [i for i, _ in posts]
+        assert "🔒 1 of 2 chosen: **Computer (strong)**; waiting for **alice**." in now[-1][1]
+        assert now[-1][1].replace("1 of 2 chosen: **Computer (strong)**; waiting for **alice**",
+                                  "0 of 2 chosen; waiting for **alice** and **Computer (strong)**") \
+            == posts[-1][1]
