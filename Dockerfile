@@ -9,11 +9,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# The dependencies in their own layer, before the source: a change of the code reuses it.
+COPY pyproject.toml ./
+RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' \
+        > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt && rm /tmp/requirements.txt
+
+COPY README.md LICENSE ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
-RUN pip install . && rm -rf /src
+RUN pip install --no-deps . && rm -rf /src
 
 # An unprivileged user owns only the data directory.
 RUN useradd --system --uid 10001 --user-group --no-create-home piecepack \
@@ -22,6 +28,11 @@ USER piecepack
 WORKDIR /data
 VOLUME ["/data"]
 ENV PIECEPACK_DB=/data/piecepack.sqlite3
+
+# The bot writes /data/piecepack.sqlite3.health every 30 s; `health` fails when that heartbeat
+# is stale, the database cannot be written, or the gateway has been lost for over 2 minutes.
+HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["piecepack-bot", "health"]
 
 # Exec form: SIGTERM from `docker stop` reaches the bot, which closes cleanly.
 CMD ["piecepack-bot"]

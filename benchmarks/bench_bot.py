@@ -10,6 +10,11 @@ answer to the interaction; the longest stall of a 1 ms ticker on the event loop;
 bytes per move; the memory of the bot's process (which also runs the fake Discord) and of its
 render workers.
 
+With `--computer-games N`, N more games (one person against strong computers, `/play
+computers:strong`, cycling through COMPUTER_GAMES) play alongside: the computers think in their
+worker process and move at their normal pace; the person's moves there are not timed, so the
+figures say whether the people's latency holds while computer games run.
+
 Part 2: one Relativity game kept going (no scoring while avoidable) for `--long` moves; the
 database's growth per move over its last 100 moves.
 
@@ -45,6 +50,9 @@ GAMES = [
     ("global-warming", 4),
     ("galaxies", 2),
 ]
+
+# Games with computer players for --computer-games: the name and the seats in all.
+COMPUTER_GAMES = [("relativity", 2), ("global-warming", 4), ("galaxies", 2), ("byop1", 4)]
 
 TARGET_P95 = 0.300
 TARGET_P99 = 1.0
@@ -116,14 +124,21 @@ class Watch:
 class Table:
     """One game in play: its players and thread."""
 
-    def __init__(self, fake, bot, name: str, players: list[str]):
+    def __init__(self, fake, bot, name: str, players: list[str], computers: str | None = None):
         self.fake, self.bot, self.name, self.players = fake, bot, name, players
+        self.computers = computers   # a level: one person, computers in the other seats
         self.game = engine.get_game(name)
         self.id: int | None = None
         self.thread: str | None = None
 
     async def open(self) -> None:
         host, *guests = self.players
+        if self.computers:
+            res = await self.fake.slash(host, "play", {"game": self.name, "computers": self.computers})
+            await res.done(30)
+            row = (await self.bot.store.games_of_user(int(host)))[-1]
+            self.id, self.thread = row.id, str(row.thread_id)
+            return
         res = await self.fake.slash(host, "play", {"game": self.name})
         lobby = (await res.done(30)).original
         for guest in guests:
@@ -141,6 +156,9 @@ class Table:
             return None
         state = self.game.from_json(row.state)
         waiting = list(self.game.awaited(state)) or list(self.game.to_act(state))
+        waiting = [p for p in waiting if p in self.players]
+        if not waiting:
+            return "", ""   # a computer is to move
         player = rng.choice(waiting)
         return player, str(rng.choice(self.game.legal_actions(state, player)))
 
@@ -155,6 +173,11 @@ async def drive(table: Table, watch: Watch, rng: random.Random, tick: float, max
             await table.open()
             continue
         player, text = move
+        if not player:
+            continue
+        if table.computers:   # the person of a computer game: moves, not timed
+            await (await table.fake.slash(player, "move", {"move": text}, channel=table.thread)).done(30)
+            continue
         queued = watch.queued.get(table.id, 0)
         start = time.perf_counter()
         res = await table.fake.slash(player, "move", {"move": text}, channel=table.thread)
@@ -177,7 +200,7 @@ async def ticker(gaps: list[float], stop: asyncio.Event) -> None:
 
 
 async def many_games(fake, bot, db: Path, games: int, seconds: float, tick: float,
-                     max_ticks: int, seed: int) -> bool:
+                     max_ticks: int, seed: int, computer_games: int = 0) -> bool:
     watch = Watch(bot)
     rng = random.Random(seed)
     tables = []
@@ -185,9 +208,14 @@ async def many_games(fake, bot, db: Path, games: int, seconds: float, tick: floa
         name, seats = GAMES[n % len(GAMES)]
         players = [fake.add_user(f"g{n}p{i}") for i in range(seats)]
         tables.append(Table(fake, bot, name, players))
+    computer_tables = [Table(fake, bot, COMPUTER_GAMES[n % len(COMPUTER_GAMES)][0],
+                             [fake.add_user(f"c{n}p0")], computers="strong")
+                       for n in range(computer_games)]
     # All games open first (their first boards drawn), then play is timed.
     await asyncio.gather(*(table.open() for table in tables))
     await asyncio.gather(*(watch.boards_out(table.id, timeout=300) for table in tables))
+    for table in computer_tables:
+        await table.open()
     idle: list[float] = []
     stop = asyncio.Event()
     idle_task = asyncio.create_task(ticker(idle, stop))
@@ -203,7 +231,11 @@ async def many_games(fake, bot, db: Path, games: int, seconds: float, tick: floa
     until = time.perf_counter() + seconds
     started, loop_cpu = time.perf_counter(), time.thread_time()
     await asyncio.gather(*(drive(t, watch, random.Random(rng.random()), tick, max_ticks, until, results)
-                           for t in tables))
+                           for t in tables + computer_tables))
+    computer_moves = 0
+    for table in computer_tables:
+        computer_moves += sum(1 for e in await bot.store.events(table.id)
+                              if e["kind"] == "move" and e["actor"].startswith("-"))
     elapsed, loop_cpu = time.perf_counter() - started, time.thread_time() - loop_cpu
     stop.set()
     await tick_task
@@ -214,6 +246,10 @@ async def many_games(fake, bot, db: Path, games: int, seconds: float, tick: floa
     print(f"{games} games at once ({kinds}), {results['moves']} moves in {elapsed:.0f} s "
           f"({results['moves'] / elapsed:.1f} moves/s; each game moves every 1-{max_ticks} ticks "
           f"of {tick} s)")
+    if computer_tables:
+        print(f"  alongside: {len(computer_tables)} games of one person against strong computers "
+              f"({', '.join(t.name for t in computer_tables)}); the computers made "
+              f"{computer_moves} moves (their games' first tables only), not timed here")
 
     def line(label, values):
         return (f"  {label:<24} p50 {percentile(values, .5) * 1000:6.0f} ms   "
@@ -296,7 +332,7 @@ async def run(args) -> int:
                 try:
                     if part == "many":
                         ok &= await many_games(fake, bot, db, args.games, args.seconds, args.tick,
-                                               args.max_ticks, args.seed)
+                                               args.max_ticks, args.seed, args.computer_games)
                     else:
                         ok &= await long_game(fake, bot, db, args.long, args.seed)
                 finally:
@@ -315,6 +351,8 @@ def main() -> None:
     parser.add_argument("--max-ticks", type=int, default=10, help="longest thought, in ticks")
     parser.add_argument("--long", type=int, default=1000, help="moves of the long game (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--computer-games", type=int, default=0,
+                        help="games against strong computers playing alongside part 1")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     sys.exit(asyncio.run(run(args)))

@@ -8,6 +8,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import time
 from typing import Callable
 
@@ -17,6 +18,7 @@ from discord.ext import commands
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller, Tree
 from .delivery import Delivery
+from .computers import Thinker
 from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
@@ -28,6 +30,36 @@ COMMANDS_HASH_KEY = "commands_hash"
 MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
 OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
+HEARTBEAT_EVERY = 30.0      # seconds between two writes of the health file
+HEARTBEAT_STALE = 90.0      # a health file older than this means the bot is stuck or gone
+GATEWAY_GRACE = 120.0       # discord.py reconnects by itself; down longer than this is unhealthy
+DB_PING_TIMEOUT = 10.0
+
+
+def write_health(path: str, status: dict) -> None:
+    """Replace the health file in one step, so `piecepack-bot health` never reads half of it."""
+    partial = f"{path}.partial"
+    with open(partial, "w", encoding="utf-8") as f:
+        json.dump(status, f)
+    os.replace(partial, path)
+
+
+def health_problem(status: dict | None, now: float) -> str | None:
+    """What is wrong according to the bot's last heartbeat, or None when it is healthy."""
+    if status is None:
+        return "no heartbeat: the bot is not running (or has not started yet)"
+    if status.get("stopped"):
+        return "the bot has stopped"
+    age = now - float(status.get("at", 0))
+    if age > HEARTBEAT_STALE:
+        return f"the last heartbeat is {age:.0f} s old: the bot is stuck or stopped"
+    if status.get("database") != "ok":
+        return f"the database fails: {status.get('database')}"
+    if status.get("gateway") != "connected":
+        down = now - float(status.get("gateway_since", now))
+        if down > GATEWAY_GRACE:
+            return f"not connected to Discord's gateway for {down:.0f} s"
+    return None
 
 
 # The bot never joins voice: discord.py's start-up warnings about voice libraries would only
@@ -41,7 +73,8 @@ class PiecepackBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
-                 background: bool = True, seat_order: Callable[[list, int], list] | None = None):
+                 background: bool = True, seat_order: Callable[[list, int], list] | None = None,
+                 store: Store | None = None):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -56,7 +89,7 @@ class PiecepackBot(commands.Bot):
         self.seat_order = seat_order
         self.sync_on_start = sync_commands
         self.background = background
-        self.store: Store | None = None
+        self.store: Store | None = store     # opened by the caller, or in setup_hook
         self.flow: GameFlow | None = None
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
@@ -65,6 +98,10 @@ class PiecepackBot(commands.Bot):
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
         self._pruned_at = 0.0
+        self._heartbeat: asyncio.Task | None = None
+        self.gateway_connected = False
+        self.gateway_since = time.time()
+        self.setup_done = False
 
     def now(self) -> float:
         return self.clock()
@@ -75,10 +112,14 @@ class PiecepackBot(commands.Bot):
         self._wake = asyncio.Event()
         self._due_lock = asyncio.Lock()
         self.renderer.start()
-        self.store = await Store.open(self.settings.db_path)
+        if self.store is None:
+            self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
-                             seed_source=self.seed_source, seat_order=self.seat_order)
+                             seed_source=self.seed_source, seat_order=self.seat_order,
+                             # computers think where boards are drawn (a process, in the bot)
+                             thinker=Thinker(self.settings.render_in),
+                             computer_pace=self.settings.computer_pace)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
@@ -89,11 +130,21 @@ class PiecepackBot(commands.Bot):
             await self.sync_commands_if_changed()
         if self.background:
             self._task = asyncio.create_task(self._background(), name="piecepack-background")
+            if self.settings.health_file:
+                self._heartbeat = asyncio.create_task(self._beat(), name="piecepack-heartbeat")
+        self.setup_done = True
         # Everything loaded so far lives as long as the bot: out of the collector's sight, a
         # full collection (which stops the event loop) walks only what games make and drop.
         gc.freeze()
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+            try:   # a clean stop says so at once: `restore` need not wait for the beat to age
+                write_health(self.settings.health_file, {"at": time.time(), "stopped": True})
+            except OSError:
+                pass
         if self._task is not None:
             self._task.cancel()
             try:
@@ -101,11 +152,53 @@ class PiecepackBot(commands.Bot):
             except (asyncio.CancelledError, Exception):
                 pass
             self._task = None
+        if self.flow is not None:
+            self.flow.stop_computers()
         await super().close()
         self.renderer.close()
         if self.store is not None:
             await self.store.close()
             self.store = None
+
+    # ---- health ----------------------------------------------------------------------------
+
+    def _gateway(self, connected: bool) -> None:
+        if connected != self.gateway_connected:
+            self.gateway_connected = connected
+            self.gateway_since = time.time()
+
+    async def on_connect(self) -> None:
+        self._gateway(True)
+
+    async def on_resumed(self) -> None:
+        self._gateway(True)
+
+    async def on_disconnect(self) -> None:
+        self._gateway(False)
+
+    async def health_status(self) -> dict:
+        try:
+            await asyncio.wait_for(self.store.ping(time.time()), DB_PING_TIMEOUT)
+            database = "ok"
+        except Exception as exc:   # what failed goes to the health file and the log
+            database = f"{type(exc).__name__}: {exc}"[:300]
+            log.error("the database cannot be written: %s", database)
+        return {"at": time.time(), "pid": os.getpid(), "database": database,
+                "gateway": "connected" if self.gateway_connected else "disconnected",
+                "gateway_since": self.gateway_since}
+
+    async def _beat(self) -> None:
+        """Write the health file every HEARTBEAT_EVERY seconds (read by `piecepack-bot health`,
+        Docker's HEALTHCHECK)."""
+        while True:
+            try:
+                status = await self.health_status()
+                await asyncio.to_thread(write_health, self.settings.health_file, status)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not write the health file %s", self.settings.health_file)
+            await asyncio.sleep(HEARTBEAT_EVERY)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) in %d server(s)", self.user, self.user.id if self.user else "?",

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 import engine
 
+from . import computers as bot_computers
 from . import texts, ui
 from .components import DYNAMIC_ITEMS, build_view
 from . import delivery
@@ -46,6 +47,8 @@ DEADLINE_CHOICES = [
     app_commands.Choice(name="7 days per move", value="7d"),
 ]
 assert {c.value for c in DEADLINE_CHOICES} == set(DEADLINES)
+COMPUTER_CHOICES = [app_commands.Choice(name=f"{level} computer players", value=level)
+                    for level in bot_computers.LEVELS]
 
 EVERYWHERE = dict(guilds=True, dms=True, private_channels=False)
 
@@ -175,12 +178,13 @@ class Controller(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a piecepack game")
     @app_commands.describe(game="Which game", opponent="Invite one player directly",
                            deadline="Time for each move (default: the server's setting)",
-                           options="Game options, e.g. variant=diagonal")
-    @app_commands.choices(game=GAME_CHOICES, deadline=DEADLINE_CHOICES)
+                           options="Game options, e.g. variant=diagonal",
+                           computers="Fill the empty seats with computer players of this level")
+    @app_commands.choices(game=GAME_CHOICES, deadline=DEADLINE_CHOICES, computers=COMPUTER_CHOICES)
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, game: str,
                    opponent: Optional[discord.User] = None, deadline: Optional[str] = None,
-                   options: Optional[str] = None):
+                   options: Optional[str] = None, computers: Optional[str] = None):
         async with self.answering(interaction):
             if game not in engine.game_names():
                 raise UserError("Choose a game from the list.")
@@ -194,33 +198,53 @@ class Controller(commands.Cog):
                 raise UserError("Bots cannot play.")
             if opponent is not None and not isinstance(opponent, discord.Member):
                 raise UserError("Invite someone who is a member of this server.")
+            if computers is not None and computers not in bot_computers.LEVELS:
+                raise UserError("Computer players are easy or strong.")
+            if computers is not None and not bot_computers.plays(game):
+                raise UserError(f"There is no computer player for {engine.get_game(game).title} yet.")
             row = await self.flow.open_lobby(
                 game_name=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, host_name=interaction.user.display_name,
                 deadline=deadline, opponent_id=opponent.id if opponent else None,
                 options=parse_options(options))
-            solo = self.flow.game_of(row).max_players == 1
-            if solo:   # nobody to wait for: no lobby, the game starts in a thread at once
-                text = (f"**{texts.game_label(self.flow.game_of(row).title, row.id)}** for "
-                        f"{texts.mention(str(interaction.user.id))}: the game is in the thread.")
-                response = await interaction.response.send_message(
-                    text, allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False, users=[interaction.user]))
-            else:
-                response = await interaction.response.send_message(
-                    self.flow.lobby_text(row), view=build_view(self.flow.lobby_controls(row)),
-                    allowed_mentions=discord.AllowedMentions(
-                        everyone=False, roles=False,
-                        users=[discord.Object(row.invited_id)] if row.invited_id else False))
+            if self.flow.game_of(row).max_players == 1:
+                await self.start_solo(interaction, row)
+                return
+            if computers is not None:
+                row = await self.flow.fill_with_computers(row.id, interaction.user.id, computers)
+                if not row.invited_id:
+                    # Every seat is taken: the game starts at once (its thread then opens on
+                    # its own, and the message below says where it is).
+                    self.flow.can_start(row, interaction.user.id)
+                    row = await self.flow.start(row, self.create_thread)
+            controls = build_view(self.flow.lobby_controls(row))   # (none: started already)
+            response = await interaction.response.send_message(
+                self.flow.lobby_text(row), **({"view": controls} if controls else {}),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False,
+                    users=[discord.Object(row.invited_id)] if row.invited_id else False))
             message_id = await self.response_message_id(interaction, response)
-            if message_id is not None:
-                try:
-                    await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
-                                                changes={"lobby_message_id": message_id})
-                except Conflict:
-                    pass  # someone joined first; the thread then starts without the message
-            if solo:
-                await self.flow.start(await self.flow.lobby(row.id), self.create_thread)
+            if message_id is None or row.status != "lobby":
+                return   # the game's thread then starts without the lobby message
+            try:
+                await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                            changes={"lobby_message_id": message_id})
+            except Conflict:
+                pass  # someone joined first; the game's thread will then start without the message
+
+    async def start_solo(self, interaction: discord.Interaction, row) -> None:
+        """A one-seat game: nobody to wait for, so no lobby; it starts at once in a thread on
+        the answer to /play."""
+        text = (f"**{texts.game_label(self.flow.game_of(row).title, row.id)}** for "
+                f"{texts.mention(str(interaction.user.id))}: the game is in the thread.")
+        response = await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[interaction.user]))
+        message_id = await self.response_message_id(interaction, response)
+        if message_id is not None:
+            await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                        changes={"lobby_message_id": message_id})
+        await self.flow.start(await self.flow.lobby(row.id), self.create_thread)
 
     @staticmethod
     async def response_message_id(interaction: discord.Interaction, response) -> int | None:
@@ -263,16 +287,26 @@ class Controller(commands.Cog):
         user = interaction.user
         if op == "join":
             row = await self.flow.join(game_id, user.id, user.display_name)
-            game = self.flow.game_of(row)
-            if len(row.seats) == game.max_players == game.min_players:
-                row = await self.flow.start(row, self.create_thread)
+            row = await self.start_if_full(row)
         elif op == "leave":
             row = await self.flow.leave(game_id, user.id)
+        elif op in ("cpu-easy", "cpu-strong"):
+            row = await self.flow.add_computer(game_id, user.id, op[4:])
+            row = await self.start_if_full(row)
+        elif op == "cpu-remove":
+            row = await self.flow.remove_computer(game_id, user.id)
         elif op == "cancel":
             row = await self.flow.cancel(game_id, user.id, is_moderator(interaction))
         else:
             row = await self.flow.lobby(game_id)
             self.flow.can_start(row, user.id)
+            row = await self.flow.start(row, self.create_thread)
+        return row
+
+    async def start_if_full(self, row):
+        """A game with a fixed number of seats starts as soon as they are all taken."""
+        game = self.flow.game_of(row)
+        if len(row.seats) == game.max_players == game.min_players:
             row = await self.flow.start(row, self.create_thread)
         return row
 

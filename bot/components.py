@@ -111,6 +111,9 @@ _OPS = {
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "start": ("Start", discord.ButtonStyle.primary),
         "cancel": ("Cancel", discord.ButtonStyle.danger),
+        "cpu-easy": ("Add computer (easy)", discord.ButtonStyle.secondary),
+        "cpu-strong": ("Add computer (strong)", discord.ButtonStyle.secondary),
+        "cpu-remove": ("Remove a computer", discord.ButtonStyle.secondary),
     },
     "draw": {  # the answers to a standing draw offer
         "accept": ("Accept the draw", discord.ButtonStyle.success),
@@ -120,7 +123,7 @@ _OPS = {
 
 
 class OpButton(DynamicItem[Button],
-               template=r"pp:(?P<kind>lobby|draw):(?P<gid>\d+):(?P<op>join|leave|start|cancel|accept|decline)"):
+               template=r"pp:(?P<kind>lobby|draw):(?P<gid>\d+):(?P<op>join|leave|start|cancel|cpu-easy|cpu-strong|cpu-remove|accept|decline)"):
     """The lobby's Join, Leave, Start and Cancel; a draw offer's Accept and Decline."""
 
     def __init__(self, kind: str, game_id: int, op: str):

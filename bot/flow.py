@@ -30,7 +30,7 @@ from typing import Awaitable, Callable, Mapping
 import engine
 from engine import Game, GameError, Rng
 
-from . import texts, ui
+from . import computers, texts, ui
 from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
@@ -43,6 +43,9 @@ VOLATILE_VIEW_KEYS = frozenset({"log", "log_start", "move_number", "to_act", "aw
 SEAT_DRAW_SALT = 0x5EA70D5A   # the seat draw uses its own stream of the game's seed
 REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
+COMPUTER_RETRY = 30.0         # a computer's timer while it thinks: if the bot stops, ask again then
+COMPUTER_TIMER = "computer:"  # + the computer's player id: the timer that makes it move
+FILL_TO = 4                   # /play computers: fills a table up to this many seats
 
 
 # The actions every game has besides moves: event kind -> the engine's call.
@@ -144,8 +147,12 @@ class GameFlow:
 
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
                  default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
-                 seat_order: Callable[[list, int], list] | None = None):
+                 seat_order: Callable[[list, int], list] | None = None,
+                 thinker: "computers.Thinker | None" = None, computer_pace: float = 1.0):
         self.store = store
+        self.thinker = thinker or computers.Thinker("thread")
+        self.computer_pace = computer_pace   # times computers.PAUSE (and BYOP1's slide pace)
+        self.thinking: dict[tuple[int, str], asyncio.Task] = {}
         self.clock = clock
         self.reminder_hours = reminder_hours
         self.default_deadline = default_deadline
@@ -288,7 +295,13 @@ class GameFlow:
             return []
         # Every lobby has the same four buttons; a game with a fixed number of seats also
         # starts by itself when they are all taken (Start then only explains that).
-        return [["lobby", row.id, op] for op in ("join", "leave", "start", "cancel")]
+        ops = ["join", "leave", "start", "cancel"]
+        invited = 1 if row.invited_id and str(row.invited_id) not in row.names else 0
+        if computers.plays(row.game) and len(row.seats) + invited < self.game_of(row).max_players:
+            ops += ["cpu-easy", "cpu-strong"]   # (while a seat is free for a computer)
+        if computers.plays(row.game) and any(computers.is_computer(p) for p in row.player_ids):
+            ops.append("cpu-remove")
+        return [["lobby", row.id, op] for op in ops]
 
     async def lobby(self, game_id: int) -> GameRow:
         row = await self.get(game_id)
@@ -321,6 +334,53 @@ class GameFlow:
         await self._commit_lobby(row, seats=seats, event=Event("leave", str(user_id)))
         return await self.get(game_id)
 
+    async def add_computer(self, game_id: int, user_id: int, level: str) -> GameRow:
+        """The host seats a computer player of `level` in the lobby."""
+        row = await self.lobby(game_id)
+        game = self.game_of(row)
+        if not computers.plays(row.game):
+            raise UserError(f"There is no computer player for {game.title} yet.")
+        if user_id != row.host_id:
+            raise UserError("Only the host can add computer players.")
+        if len(row.seats) >= game.max_players:
+            raise UserError("This game is full.")
+        if (row.invited_id and str(row.invited_id) not in row.names
+                and len(row.seats) + 1 >= game.max_players):
+            raise UserError("The last seat is kept for the invited player.")
+        taken = {s.user_id for s in row.seats}
+        number = next(n for n in range(1, 100) if all(computers.seat_id(n, lv) not in taken
+                                                       for lv in computers.LEVELS))
+        player = computers.seat_id(number, level)
+        seats = row.seats + [Seat(max(s.seat for s in row.seats) + 1, player,
+                                  computers.display_name(number, level))]
+        await self._commit_lobby(row, seats=seats, event=Event("join", str(player)))
+        return await self.get(game_id)
+
+    async def remove_computer(self, game_id: int, user_id: int) -> GameRow:
+        """The host takes the last computer seated off the lobby."""
+        row = await self.lobby(game_id)
+        if user_id != row.host_id:
+            raise UserError("Only the host can remove computer players.")
+        seated = [s for s in row.seats if computers.is_computer(s.user_id)]
+        if not seated:
+            raise UserError("There is no computer player in this lobby.")
+        seats = [s for s in row.seats if s is not seated[-1]]
+        await self._commit_lobby(row, seats=seats, event=Event("leave", str(seated[-1].user_id)))
+        return await self.get(game_id)
+
+    async def fill_with_computers(self, game_id: int, user_id: int, level: str) -> GameRow:
+        """Computers of `level` in every seat left (but an invited player's)."""
+        row = await self.lobby(game_id)
+        game = self.game_of(row)
+        # (a game for up to 12, like BYOP1, gets a table of four, not eleven computers)
+        table = max(game.min_players, min(game.max_players, FILL_TO))
+        free = table - len(row.seats) - (1 if row.invited_id else 0)
+        if free <= 0:
+            raise UserError("There is no seat left for a computer player.")
+        for _ in range(free):
+            row = await self.add_computer(game_id, user_id, level)
+        return row
+
     async def cancel(self, game_id: int, user_id: int, moderator: bool) -> GameRow:
         row = await self.lobby(game_id)
         if user_id != row.host_id and not moderator:
@@ -340,6 +400,8 @@ class GameFlow:
         game = self.game_of(row)
         if user_id is not None and user_id != row.host_id:
             raise UserError("Only the host can start the game.")
+        if all(computers.is_computer(p) for p in row.player_ids):
+            raise UserError("A game needs at least one person: computers do not play alone.")
         if len(row.seats) < game.min_players:
             if game.min_players == game.max_players:
                 raise UserError(f"{game.title} is for {game.min_players} players; it starts by "
@@ -371,13 +433,14 @@ class GameFlow:
         plan = self._plan(row, game, None, state, actor=None, kind="start", now=now, prefix=intro,
                           posts={})
         start_detail = json.dumps({"players": row.player_ids, "seed": seed, "options": row.options})
+        timers = await self.with_computer_timers(row, game, state, plan.timers, now)
         try:
             await self.store.commit(
                 row.id, row.version, now=now,
                 changes={"status": plan.status, "state": game.to_json(state), "thread_id": thread_id},
                 seats=row.seats,
                 events=[Event("start", str(row.host_id), start_detail)],
-                notices=plan.notices, timers=plan.timers)
+                notices=plan.notices, timers=timers)
         except Conflict:
             raise UserError("The lobby changed at the same moment; please press again.") from None
         self.on_commit()
@@ -562,13 +625,14 @@ class GameFlow:
         if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
             edited = {n.edit_of for n in plan.notices}
             plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
+        timers = await self.with_computer_timers(row, game, new, plan.timers, now)
         changes = {"state": game.to_json(new), "status": plan.status}
         if extras is not None:
             changes["extras"] = {k: v for k, v in extras.items() if k != "history"}
         await self.store.commit(
             row.id, row.version, now=now,
             changes=changes,
-            events=[Event(kind, actor, detail)], notices=plan.notices, timers=plan.timers)
+            events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers)
         self.on_commit()
 
     # ---- what to say after a change ----------------------------------------------------------
@@ -648,7 +712,8 @@ class GameFlow:
 
         timers = self.timers_for(row, now)
         deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
-        fresh = {p for p in game.to_act(new) if self.newly_asked(game, old, new, p)}
+        fresh = {p for p in game.to_act(new)
+                 if self.newly_asked(game, old, new, p) and not computers.is_computer(p)}
         controls = adapter.turn_controls(row.id, game, new, new_public, names)
         goes_on = (kind == "move" and board_post is not None and game.to_act(new) and not fresh
                    and all(game.prompt(new, p).kind == "public" for p in game.to_act(new)))
@@ -764,7 +829,8 @@ class GameFlow:
                                                   "deadline_at": deadline_at,
                                                   "round_started_at": now}, tag="board"))
         for player in playing:
-            if player not in row.dms_closed:   # else the status post says to use the button
+            if player not in row.dms_closed and not computers.is_computer(player):
+                # (else the status post says to use the button; computers get no DMs)
                 notices.append(self.private_notice(row, game, new, player, names))
         return self.Plan("active", notices, timers)
 
@@ -800,6 +866,7 @@ class GameFlow:
         answering = [p for p in ui.adapter_for(row.game).players_in(game, view)
                      if offer and p not in offer["accepted"]]
         if kind == "offer":
+            answering = [p for p in answering if not computers.is_computer(p)]
             lines = head_lines + [" ".join(texts.mention(p) for p in answering)
                                   + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
             return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
@@ -830,7 +897,7 @@ class GameFlow:
         adapter = ui.adapter_for(row.game)
 
         def who(player: str) -> str:
-            return texts.mention(player) if player in fresh else \
+            return texts.mention(player) if player in fresh and not computers.is_computer(player) else \
                 f"**{texts.display(names.get(player, player))}**"
 
         lines = []
@@ -838,8 +905,15 @@ class GameFlow:
         for player in game.to_act(new):
             {"public": public, "secret": secret, "private": private}[game.prompt(new, player).kind].append(player)
         for player in public:
+            if computers.is_computer(player):
+                lines.append(f"{who(player)} is thinking…")
+                continue
             prompt = adapter.turn_prompt(game, old, new, player)
             lines.append(f"{who(player)}, your turn. {texts.with_names(prompt, names)}")
+        # Computers choose by themselves: the instructions are for the people.
+        status_secret = secret
+        secret = [p for p in secret if not computers.is_computer(p)]
+        private = [p for p in private if not computers.is_computer(p)]
         if secret:
             lines.append(f"{' '.join(map(who, secret))}: make your secret choice. Your controls are "
                          "in your DMs (or press **Open my private controls**).")
@@ -850,7 +924,7 @@ class GameFlow:
         if closed:
             lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
                          "**Open my private controls**.")
-        if secret:
+        if status_secret:
             lines.append(self.secret_status(game, new, names))
         if deadline_at:
             lines.append(f"⏳ Deadline {texts.timestamp(deadline_at)}.")
@@ -915,12 +989,141 @@ class GameFlow:
 
     # ---- timers ----------------------------------------------------------------------------
 
+    async def with_computer_timers(self, row: GameRow, game, state, timers: dict | None,
+                                   now: float) -> dict | None:
+        """`timers` (those of a commit: None keeps the stored ones) with a timer for every
+        computer the game now waits for that has none: it moves when that timer fires, so a
+        restart in between loses nothing."""
+        if game.outcome(state) is not None:
+            return timers
+        waiting = [p for p in game.awaited(state) if computers.is_computer(p)]
+        waiting += [p for p in self.draw_answers_owed(game, state) if p not in waiting]
+        if not waiting:
+            return timers
+        if timers is None:
+            stored = await self.store.timers_of(row.id)
+            if all(COMPUTER_TIMER + p in stored for p in waiting):
+                return None
+            timers = {kind: (t.due_at, t.data) for kind, t in stored.items()}
+        else:
+            timers = dict(timers)
+        due = now + computers.PAUSE * self.computer_pace
+        for player in waiting:
+            timers.setdefault(COMPUTER_TIMER + player, (due, {}))
+        return timers
+
+    @staticmethod
+    def draw_answers_owed(game, state) -> list[str]:
+        """The computers that have a draw offer to answer (they decline it)."""
+        public = game.view(state, None)
+        offer = public.get("draw_offer")
+        if not offer:
+            return []
+        return [p for p in ui.adapter_for(game.name).players_in(game, public)
+                if computers.is_computer(p) and p not in offer["accepted"]]
+
+    async def _computer_due(self, row: GameRow, player: str) -> None:
+        """A computer's timer fired: it thinks in a task of its own (the timers and the
+        outbox go on meanwhile); its timer moves a little later, in case the bot stops."""
+        key = (row.id, player)
+        task = self.thinking.get(key)
+        if task is not None and not task.done():
+            return
+        now = self.clock()
+        try:
+            await self.store.set_timer(row.id, row.version, COMPUTER_TIMER + player,
+                                       now + COMPUTER_RETRY, [], now)
+        except Conflict:
+            return   # the game moved on: its commit set the timers to look at next
+        self.thinking[key] = asyncio.create_task(self._computer_plays(row.id, player),
+                                                 name=f"computer {player} of game {row.id}")
+
+    async def _computer_plays(self, game_id: int, player: str) -> None:
+        """Ask the computer for its move on its own view, off the event loop, and apply it like
+        a person's; if the game moved on meanwhile, ask again. When the game still waits for it
+        afterwards (the steps of one action, BYOP1's next slides), its timer says when it goes
+        on: after the usual pause, or BYOP1's pace for the slides just made."""
+        kind = COMPUTER_TIMER + player
+        try:
+            for _ in range(50):
+                row = await self.store.get_game(game_id)
+                if row is None or row.status != "active":
+                    return
+                game = self.game_of(row)
+                state = self.state_of(row)
+                if player in self.draw_answers_owed(game, state):
+                    # A computer does not agree to draws: it declines at once, as a person would.
+                    try:
+                        await self.commit_change(row, game, state, game.decline_draw(state, player),
+                                                 actor=player, kind="decline")
+                    except Conflict:
+                        pass
+                    continue
+                if player not in game.awaited(state):
+                    await self._set_computer_timer(game_id, kind, None)
+                    return
+                action, delay = await self.thinker.decide(
+                    row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
+                    game.view(state, player))
+                latest = await self.store.get_game(game_id)
+                if latest is None or latest.version != row.version:
+                    continue   # the state moved on: ask again
+                try:
+                    parsed = game.parse_action(state, player, action)
+                    new = game.apply(state, player, parsed)
+                except GameError:
+                    # (not what it chose, nor why it was refused: it may be a secret choice)
+                    log.warning("computer %s of game %s chose a move the game refused", player, game_id)
+                    return   # (its timer asks again later)
+                try:
+                    await self.commit_change(row, game, state, new, actor=player, kind="move",
+                                             detail=str(parsed))
+                except Conflict:
+                    continue
+                if player in game.awaited(new) and game.outcome(new) is None:
+                    wait = (delay or computers.PAUSE) * self.computer_pace
+                    await self._set_computer_timer(game_id, kind, self.clock() + wait)
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer %s of game %s failed to move", player, game_id)
+        finally:
+            if self.thinking.get((game_id, player)) is asyncio.current_task():
+                del self.thinking[(game_id, player)]
+
+    async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
+        """Move (or with None, drop) a computer's timer on the game as it is now: a timer
+        that turns out to be stale does no harm (the computer looks before it moves)."""
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return
+            try:
+                await self.store.set_timer(game_id, row.version, kind, due, [], self.clock())
+                self.on_commit()   # (the background task then sleeps until it is due)
+                return
+            except Conflict:
+                continue
+
+    async def computers_idle(self) -> None:
+        """Wait until no computer is thinking (tests, shutdown)."""
+        while self.thinking:
+            await asyncio.gather(*list(self.thinking.values()), return_exceptions=True)
+
+    def stop_computers(self) -> None:
+        for task in self.thinking.values():
+            task.cancel()
+        self.thinker.close()
+
     async def fire(self, timer: Timer) -> None:
         row = await self.store.get_game(timer.game_id)
         if row is None or row.status != "active":
             await self.store.drop_timers(timer.game_id)
             return
-        if timer.kind == "deadline":
+        if timer.kind.startswith(COMPUTER_TIMER):
+            await self._computer_due(row, timer.kind[len(COMPUTER_TIMER):])
+        elif timer.kind == "deadline":
             await self._expire(row)
         elif timer.kind == "reminder":
             await self._remind(row)
@@ -932,6 +1135,18 @@ class GameFlow:
         game = self.game_of(row)
         state = self.state_of(row)
         late = game.awaited(state)
+        if any(computers.is_computer(p) for p in late):
+            # A computer is never late (it was only kept from moving, by a stopped bot): it
+            # moves now, and the deadline looks again in a while.
+            now = self.clock()
+            try:
+                await self.store.set_timer(row.id, row.version, "deadline", now + 300, [], now)
+            except Conflict:
+                return
+            for player in late:
+                if computers.is_computer(player):
+                    await self._computer_due(row, player)
+            return
         new = game.expire(state)
         prefix = f"⏰ The deadline passed; {texts.name_list(list(late), row.names)} did not act in time."
         try:
@@ -952,6 +1167,8 @@ class GameFlow:
         posts = await self.store.tagged_notices(row.id)
         notices = []
         for player in game.awaited(state):
+            if computers.is_computer(player):
+                continue   # (a computer is never reminded: it moves by its own timer)
             prompt = game.prompt(state, player)
             private = prompt is not None and prompt.kind != "public"
             if player in row.dms_closed:

@@ -51,7 +51,9 @@ class Settings:
     default_deadline: str = "none"     # a key of DEADLINES
     reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
     guild_ready_timeout: float = 2.0
+    health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
     render_in: str = "process"         # where boards are drawn: bot.rendering.MODES
+    computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -103,7 +105,18 @@ def parse_deadline(text: str) -> str:
     return key
 
 
-def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Settings:
+def number_setting(name: str, text: str | None, default: float) -> float:
+    if text is None:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, such as {default:g}, not {text!r}.") from None
+
+
+def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None, *,
+                  require_token: bool = True) -> Settings:
+    """`require_token=False` for the commands that never talk to Discord (backup, health...)."""
     env = dict(read_dotenv((cwd or Path.cwd()) / ".env"))
     env.update(os.environ if environ is None else environ)
 
@@ -112,25 +125,34 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
         return value.strip() if value and value.strip() else None
 
     token = get("DISCORD_TOKEN")
-    if not token:
+    if not token and require_token:
         raise SettingsError(TOKEN_HELP)
-    try:
-        reminder_hours = float(get("PIECEPACK_REMINDER_HOURS") or 24)
-        ready_timeout = float(get("PIECEPACK_GUILD_READY_TIMEOUT") or 2.0)
-    except ValueError as exc:
-        raise SettingsError(f"A number setting is not a number: {exc}") from None
-    if reminder_hours <= 0:
-        raise SettingsError("PIECEPACK_REMINDER_HOURS must be more than 0.")
+    reminder_hours = number_setting("PIECEPACK_REMINDER_HOURS", get("PIECEPACK_REMINDER_HOURS"), 24)
+    ready_timeout = number_setting("PIECEPACK_GUILD_READY_TIMEOUT",
+                                   get("PIECEPACK_GUILD_READY_TIMEOUT"), 2)
+    if not reminder_hours > 0 or reminder_hours == float("inf"):
+        raise SettingsError("PIECEPACK_REMINDER_HOURS must be a number of hours more than 0.")
+    if not ready_timeout >= 0 or ready_timeout == float("inf"):
+        raise SettingsError("PIECEPACK_GUILD_READY_TIMEOUT must be a number of seconds, 0 or more.")
     level = (get("LOG_LEVEL") or "INFO").upper()
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    try:
+        computer_pace = float(get("PIECEPACK_COMPUTER_PACE") or 1.0)
+    except ValueError:
+        raise SettingsError("PIECEPACK_COMPUTER_PACE must be a number (1 is the normal pace).") from None
+    if computer_pace < 0:
+        raise SettingsError("PIECEPACK_COMPUTER_PACE must be 0 or more.")
     render_in = (get("PIECEPACK_RENDER") or "process").lower()
     if render_in not in ("process", "thread", "inline"):
         raise SettingsError("PIECEPACK_RENDER must be process (the default), thread or inline.")
+    db_path = get("PIECEPACK_DB") or "./piecepack.sqlite3"
     return Settings(
         render_in=render_in,
-        token=token,
-        db_path=get("PIECEPACK_DB") or "./piecepack.sqlite3",
+        computer_pace=computer_pace,
+        token=token or "",
+        db_path=db_path,
+        health_file=get("PIECEPACK_HEALTH_FILE") or db_path + ".health",
         api_base=api_base_url(get("DISCORD_API_BASE")) if get("DISCORD_API_BASE") else None,
         gateway_url=gateway_url(get("DISCORD_GATEWAY_URL")) if get("DISCORD_GATEWAY_URL") else None,
         log_level=level,

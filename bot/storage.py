@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -122,6 +123,15 @@ _UPDATABLE = {"thread_id", "lobby_message_id", "status", "state", "options", "de
 
 class Conflict(Exception):
     """The game changed between reading and writing it; nothing was written."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer release of the bot."""
+
+    def __init__(self, version: int):
+        super().__init__(f"The database has schema version {version}, newer than this bot "
+                         f"({SCHEMA_VERSION}); upgrade the bot.")
+        self.version = version
 
 
 @dataclass
@@ -252,12 +262,12 @@ class Store:
     async def open(cls, path: str) -> "Store":
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
         store = cls(db)
-        try:
+        try:   # a file that is not a database fails at the first statement, not at connect
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
             await store.migrate()
         except BaseException:
             await db.close()
@@ -274,9 +284,10 @@ class Store:
                 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             version = int(await self._meta("schema_version") or 0)
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"The database has schema version {version}, newer than this bot "
-                f"({SCHEMA_VERSION}); upgrade the bot.")
+            raise SchemaTooNew(version)
+        if 0 < version < SCHEMA_VERSION:
+            logging.getLogger(__name__).info("upgrading the database from schema version %d to %d",
+                                             version, SCHEMA_VERSION)
         for target in range(version + 1, SCHEMA_VERSION + 1):
             async with self._transaction():
                 for statement in _statements(MIGRATIONS[target - 1]):
@@ -285,6 +296,18 @@ class Store:
 
     async def schema_version(self) -> int:
         return int(await self.get_meta("schema_version") or 0)
+
+    async def ping(self, now: float) -> None:
+        """A small write and read: raises if the database can no longer be written."""
+        async with self._transaction():
+            await self._set_meta("alive_at", repr(now))
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete every game of a server, with its seats, events, timers and notices (the
+        foreign keys cascade); returns how many games."""
+        async with self._transaction():
+            cur = await self.db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
+            return cur.rowcount
 
     # ---- meta ------------------------------------------------------------------------------
 
@@ -639,6 +662,39 @@ class Store:
         for row in rows:
             row["payload"] = json.loads(row["payload"])
         return rows
+
+
+def backup(source: str, target: str) -> int:
+    """Copy the database at `source` to a new file `target` with SQLite's online backup API,
+    safe while the bot runs (and writes); returns the copy's schema version. The copy is
+    written beside `target` and renamed into place once complete and checked."""
+    import os
+    import sqlite3
+
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"no database at {source}")
+    partial = f"{target}.partial"
+    if os.path.exists(partial):
+        os.remove(partial)
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)
+            if dst.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the copy failed SQLite's integrity check")
+            row = dst.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            dst.execute("PRAGMA journal_mode=DELETE")   # one self-contained file
+        finally:
+            dst.close()
+    except BaseException:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise
+    finally:
+        src.close()
+    os.replace(partial, target)
+    return int(row[0]) if row else 0
 
 
 def _statements(script: str) -> list[str]:

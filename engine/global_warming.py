@@ -66,19 +66,18 @@ from .piecepack import SUIT_COLOURS, SUIT_LETTERS, SUITS, VALUES, parse_value, v
 RULES = """\
 **Global Warming** (2-4 players). The island sinks one tile a turn; the last survivor wins.
 
+*A piecepack game by Mark Biggar, Aron Wall and Gloria Wall (version 1.1, © 2003, 2004). \
+Their rules in our words; our own rulings are marked as ours.*
+
 **Set-up.** The 24 tiles are dealt face up into a 5x5 island with the centre (3,3) empty. \
-Positions are `x,y`: x is the column from the left, y the row from the bottom. Variants: \
-*orthogonal* moves the four tiles beside the hole, *diagonal* the four tiles at its corners, \
-to just outside the middle of each edge: to 3,6 (top), 6,3 (right), 3,0 (bottom) and 0,3 \
-(left). Orthogonal: each tile straight out (3,4 to 3,6, 4,3 to 6,3, ...); diagonal: clockwise \
-(2,4 to top, 4,4 to right, 4,2 to bottom, 2,2 to left). Seats take colours in order: red \
-(suns), black (moons), green (crowns), blue (arms). Each pawn starts on the tile named by a \
-coin drawn for it; those coins go back. Three coins form the line, each with one random side \
-up; nobody (players included) sees the other side until it is turned.
+Positions are `x,y`: x is the column from the left, y the row from the bottom. Each player \
+has a pawn and a die of one colour. Each pawn starts on the tile named by a coin drawn for it; \
+those coins go back. Three coins form the line, each with one random side up; nobody (players \
+included) sees the other side until it is turned.
 
 **Each turn.**
-1. Every survivor chooses a die face in secret: `n` (null), `a` (ace), `2`-`5`. You may \
-change it until the last player chooses; then all faces are shown at once.
+1. Every survivor chooses a die face in secret: null, ace, 2, 3, 4 or 5. You may change it \
+until the last player chooses; then all faces are shown at once.
 2. Faces chosen by two or more players cancel: those players do nothing this turn.
 3. The others act in the order null, 5, 4, 3, 2, ace.
    - Null: move one tile without a pawn to an empty position sharing an edge with another \
@@ -86,22 +85,31 @@ tile (not with itself where it was), e.g. `2,3>6,3`. The island may split or spr
 anywhere. Or `pass`.
    - A number: exactly that many single steps up, down, left or right, shared among any \
 pawns (yours or others'), each onto a tile without a pawn, e.g. `red up, red up, blue left` \
-(all at once or one by one). Moving away and back is fine. When no step is possible, the \
-remaining steps are lost.
-   An actor who can do nothing (no tile can move; no step possible) is skipped.
+(all at once or one by one). Moving away and back is fine.
 4. A coin from the bag goes to the right end of the line (while any remain); the leftmost \
 coin is turned and the tile it names sinks, wherever it is, with that coin. A pawn on it \
 drowns and its player is out.
 
-**End.** The last survivor wins. The game always ends: each coin names a different tile and \
-each pawn stands on its own tile, so pawns drown one by one, within 24 turns.
+**End.** The last survivor wins.
 
-**Deadlines.** Not choosing in time: no action this turn, and you cancel nobody. An actor out \
-of time loses the rest of the action. A player who resigns leaves; their pawn is taken off \
-(the tile stays) and play goes on.
+**Variants** (the authors'). *Orthogonal* moves the four tiles beside the hole, *diagonal* \
+the four tiles at its corners, to just outside the middle of each edge: to 3,6 (top), 6,3 \
+(right), 3,0 (bottom) and 0,3 (left). Orthogonal: each tile straight out (3,4 to 3,6, 4,3 to \
+6,3, ...); diagonal: clockwise (2,4 to top, 4,4 to right, 4,2 to bottom, 2,2 to left). \
+Choose one with `/play options: variant=diagonal`.
 
-**Score.** Players outlasted: how many players went out (drowned or left) before you. The \
-first out scores 0; the winner scores one less than the number of players.
+**Our rulings** (the authors' text does not say):
+- Two or three players may play too (the printed rules say four).
+- Seats take colours in order: red (suns), black (moons), green (crowns), blue (arms).
+- When no step is possible, the remaining steps are lost; an actor who can do nothing (no \
+tile can move, no step possible) is skipped.
+- The game always ends: each coin names a different tile and each pawn stands on its own \
+tile, so pawns drown one by one, within 24 turns.
+- Deadlines: not choosing in time means no action this turn, and you cancel nobody. An actor \
+out of time loses the rest of the action.
+- A player who resigns leaves; their pawn is taken off (the tile stays) and play goes on.
+- Score: how many players went out (drowned or left) before you. The first out scores 0; the \
+winner scores one less than the number of players.
 """
 
 # The order in which revealed faces act, and how many steps a number gives.

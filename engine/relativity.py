@@ -182,7 +182,8 @@ def molecule(coins: str, value: str) -> tuple[int, ...] | None:
 RULES = """\
 # Relativity
 
-*A piecepack game for two by Marty and Ron Hale-Evans. Summary in our words.*
+*A piecepack game for two by Marty and Ron Hale-Evans (version 110808a, © 2011, CC BY-SA \
+3.0). Their rules in our words; our own rulings are marked as ours.*
 
 **Board.** 24 coins, value side up, on a 4x6 grid: columns a-f, rows 1-4 (row 1 at the \
 bottom). Each suit's six coins fill one 2x3 quadrant, so each quadrant has one coin of every \
@@ -192,35 +193,37 @@ again.
 **Roles.** One player is Space, the other Time. Space moves first. Players take turns \
 swapping two coins. Write a swap as `d3#e3` (`d3-e3`, `d3 e3`, any order or case also work).
 - **Space** swaps a coin with one of its 8 neighbours (orthogonal or diagonal). The board \
-wraps: the left edge touches the right edge and the top touches the bottom, so corners touch. \
-A neighbour showing the same value is allowed.
+wraps: the left edge touches the right edge and the top touches the bottom, so corners touch.
 - **Time** swaps any two coins, anywhere, whose values are next to each other in the cycle \
 null-ace-2-3-4-5-null (a 5 and a null are next to each other).
 - Either way every coin has exactly 8 possible partners.
-- **No reverse:** you may not swap back the same two cells your opponent just swapped. This \
-does not carry over into a new round.
+- **No reverse:** you may not swap back the same two coins your opponent just swapped.
 
-**Molecules and trophies.** A molecule is all four coins of one value joined orthogonally \
-(not diagonally, and not across the wrapped edges). After your swap you take the trophy of \
-every value whose molecule is now complete and whose trophy is still unclaimed in this round, \
-several at once if so. A claimed value scores nothing more in that round.
+**Molecules and trophies.** A molecule is four coins of one value joined edge to edge (not \
+diagonally, and not across the wrapped edges). When your swap makes a molecule, you take that \
+value's trophy for the round (Moons at Night, Suns by Day), unless it was already taken this \
+round; make several at once and you take them all.
 
-**Rounds.** Night (Moon trophies) ends as soon as five or more Moon trophies are won; a sixth \
-is set aside unscored. The board is then dealt afresh and the roles swap for Day (Sun \
-trophies); Space again moves first. The first seat plays Space at Night and Time by Day.
+**Rounds.** The Night round ends as soon as five Moon trophies are won. If one trophy is then \
+left, it is set aside and nobody scores it (a single swap can win the fifth and sixth \
+together, and then both count). The board is dealt afresh, the players swap roles, and Day \
+begins; Space again moves first.
 
-**End.** The game ends as soon as a player holds six or more trophies, or five or more Sun \
-trophies are won. Most trophies wins; at five each, the player who was Space at Night wins.
+**End.** The game ends as soon as a player holds six or more trophies, or when the fifth Sun \
+trophy is won (a last Sun trophy left over is set aside the same way). Most trophies wins; \
+at five each, the player who was Space at Night wins.
 
-**Our rulings.**
-- A swap must be between two different cells.
-- Trophies go to whoever's swap leaves a complete molecule of an unclaimed value. (A dealt \
-board never holds one; a fixed layout that already does gives it to the first swap.)
-- Fixed layouts (`options={"layouts": [night, day]}`, PPN coin strings listed from row 4 down \
-to row 1) are used as given; a missing one is dealt from the seed. Both deals are made when \
-the game starts; the Day board stays hidden until Day.
-- Nothing stops a game from running long: a player may resign or offer a draw at any time.
-- When a move deadline passes, the player awaited loses.
+**Our rulings** (the authors' text does not say):
+- Who plays Space at Night is drawn at random when the game starts.
+- A Space swap may exchange two neighbours showing the same value, and a swap must be \
+between two different cells.
+- "No reverse" does not carry over into a new round.
+- A trophy goes to whoever's swap leaves a complete molecule of an unclaimed value. A board \
+the bot deals never starts with one.
+- Both boards are dealt when the game starts; the Day board stays hidden until Day.
+- Nothing stops a game from running long: either player may resign or offer a draw at any \
+time.
+- When a move deadline passes, the player who was to move loses.
 """
 
 

@@ -10,8 +10,8 @@ side alone.
 The latest action is marked on the island from the public log: a moved tile's old and new
 places, the path of stepped pawns, and the place of the tile that sank last.
 
-Sizes are chosen for a phone, where the image is shown about 400 px wide: no text under 16
-user units (11 px there) except the WINNER tab and the coordinates.
+Sizes are chosen for a phone, where the image is shown about 400 px wide: no text under 17
+user units (11.3 px there), tile values included.
 """
 
 from __future__ import annotations
@@ -22,15 +22,15 @@ from . import piecepack as pp
 from .common import HIGHLIGHT, display_names, outcome_headline
 from .svg import circle, document, element, fit, group, num, rect, text
 
-WIDTH, HEIGHT = 600, 500
+WIDTH, HEIGHT = 600, 550
 HEADER = 44
-SUNK_TOP = HEIGHT - 66  # the band of sunk tiles
+SUNK_TOP = HEIGHT - 76  # the band of sunk tiles: two rows of tiles 33 units wide
 ISLAND_BOX = (30, HEADER + 8, 334, 356)  # x, y, width, height of the tiles' area
 MAX_CELL = 64
 SIDE_X = 376  # left edge of the players' column
 SIDE_W = WIDTH - 8 - SIDE_X
 ROW_H = 62
-ROWS_TOP = HEADER + 6
+ROWS_TOP = HEADER + 24  # under the caption of the dice column
 SKY = "#dfeef6"
 WATER = "#3f86b5"
 WATER_LINE = "#5b9cc7"
@@ -38,7 +38,7 @@ INK = pp.INK
 SOFT = "#3d5361"
 TRAIL = "#ff9f1a"  # the path of the latest steps, and a moved tile's arrow
 CANCEL = "#c0202a"
-NOTE = 16  # the smallest text size that stays readable on a phone
+NOTE = 17  # the smallest text size that stays readable on a phone
 
 
 def draw(view: dict, names: dict[str, str] | None = None) -> str:
@@ -118,7 +118,7 @@ def _island(view: dict, defs: pp.Defs) -> str:
         parts.append(rect(left + i * cell, top, 1, cell * len(rows), fill=WATER_LINE))
     for i in range(1, len(rows)):
         parts.append(rect(left, top + i * cell, cell * len(columns), 1, fill=WATER_LINE))
-    label = max(13, min(NOTE, cell // 3))
+    label = NOTE
     for x in columns:
         parts.append(text(centre((x, 0))[0], top + cell * len(rows) + 12, x, label, bold=True,
                           fill=SOFT, class_="coord-x"))
@@ -257,6 +257,9 @@ def _trail(points: list[tuple[float, float]], cell: int, player: str) -> str:
 
 def _players(view: dict, names: dict, defs: pp.Defs) -> str:
     parts = []
+    if view["phase"] == "act" and not view.get("outcome") and view.get("reveal"):
+        parts.append(text(SIDE_X + SIDE_W, ROWS_TOP - 12, "die shown", NOTE, anchor="end",
+                          fill=SOFT, class_="die-caption"))
     for index, player in enumerate(view["players"]):
         y = ROWS_TOP + index * ROW_H
         parts.append(group(_player_row(view, player, names[player], y, defs),
@@ -296,8 +299,8 @@ def _player_row(view: dict, player: str, name: str, y: float, defs: pp.Defs) -> 
                       fill=CANCEL if warn else SOFT, class_="note"))
     parts.append(die)
     if winner:
-        parts.append(rect(SIDE_X + SIDE_W - 80, y - 9, 70, 19, rx=9.5, fill=HIGHLIGHT))
-        parts.append(text(SIDE_X + SIDE_W - 45, y, "WINNER", 13, bold=True, fill=INK,
+        parts.append(rect(SIDE_X + SIDE_W - 92, y - 11, 86, 22, rx=11, fill=HIGHLIGHT))
+        parts.append(text(SIDE_X + SIDE_W - 49, y, "WINNER", NOTE, bold=True, fill=INK,
                           class_="flag"))
     return "".join(parts)
 
@@ -365,9 +368,9 @@ def _coin_line(view: dict, defs: pp.Defs) -> str:
     """The line's coins, up side only, left to right; the leftmost is turned next."""
     top = ROWS_TOP + len(view["players"]) * ROW_H + 12
     count = view["bag_count"]
-    parts = [text(SIDE_X + 4, top, "Coin line", 17, bold=True, anchor="start", fill=INK),
-             text(SIDE_X + SIDE_W, top, f"Bag: {count} coin{'s' if count != 1 else ''}", NOTE,
-                  anchor="end", fill=INK, class_="bag")]
+    parts = [text(SIDE_X + 4, top, "Coins", NOTE, bold=True, anchor="start", fill=INK),
+             text(SIDE_X + SIDE_W, top, f"in bag: {count}", NOTE, anchor="end", fill=INK,
+                  class_="bag")]
     size, gap = 44, 8
     tray_top = top + 14
     parts.append(rect(SIDE_X, tray_top, 3 * size + 4 * gap, size + 2 * gap, rx=4,
@@ -382,9 +385,19 @@ def _coin_line(view: dict, defs: pp.Defs) -> str:
         parts.append(pp.use(symbol, cx, cy, size, class_="line-coin", data_side=coin["side"],
                             data_shown=shown))
     if view["coin_line"]:
-        parts.append(text(SIDE_X + 4, tray_top + size + 2 * gap + 13, "▲ sinks next", NOTE,
+        parts.append(text(SIDE_X + 4, tray_top + size + 2 * gap + 14, "▲ sinks next", NOTE,
                           anchor="start", fill=SOFT, class_="next-coin"))
+    # A coin names one tile by its two sides; only the side lying up is known.
+    sides = {coin["side"] for coin in view["coin_line"]}
+    legend = [("suit up: number hidden" if side == "suit" else "number up: suit hidden")
+              for side in SIDES_SHOWN if side in sides]
+    for index, line_text in enumerate(legend):
+        parts.append(text(SIDE_X + 4, tray_top + size + 2 * gap + 36 + index * 21, line_text,
+                          NOTE, anchor="start", fill=SOFT, class_="coin-legend"))
     return group("".join(parts), class_="coin-line")
+
+
+SIDES_SHOWN = ("suit", "value")
 
 
 def _sunk(view: dict, defs: pp.Defs) -> str:
@@ -394,13 +407,13 @@ def _sunk(view: dict, defs: pp.Defs) -> str:
              text(14, SUNK_TOP + band / 2, "Sunk", 17, bold=True, anchor="start", fill=INK)]
     sunk = view["sunk"]
     start, room, gap = 70, WIDTH - 70 - 8, 3
-    per_row = room // (32 + gap)
+    per_row = room // (36 + gap)
     if len(sunk) <= per_row:
-        size, rows = 32, 1
+        size, rows = 36, 1
     else:
         rows = 2
         per_row = -(-len(sunk) // 2)
-        size = int(min((band - gap) / 2 - 2, room / per_row - gap))
+        size = int(min((band - gap) / 2 - 2, room / per_row - gap))  # 33: 24 sunk tiles fit
     row_top = SUNK_TOP + (band - rows * size - (rows - 1) * gap) / 2
     for index, tile in enumerate(sunk):
         row, col = divmod(index, per_row)

@@ -182,14 +182,14 @@ def tile_back(defs: Defs, pixels: int) -> str:
 def tile_face(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up, `pixels` wide: suit symbol top left, value bottom right, in the
     suit's colour."""
-    return _tile_face(defs, suit, value, pixels, "", mark=(8, 42), glyph=(66, 64, 54))
+    return _tile_face(defs, suit, value, pixels, "", mark=(6, 46), glyph=(69, 67, 56))
 
 
 def tile_face_beside(defs: Defs, suit: str, value: str, pixels: int) -> str:
     """A tile suit side up with its suit and value stacked down the left third, leaving the
     rest free for a piece standing on it (tile_face's corners would be hidden by it). Set in
     from the edge, so that a frame can be drawn round the tile."""
-    return _tile_face(defs, suit, value, pixels, "-beside", mark=(14, 30), glyph=(29, 69, 40))
+    return _tile_face(defs, suit, value, pixels, "-beside", mark=(14, 30), glyph=(28, 70, 44))
 
 
 def _tile_face(defs: Defs, suit: str, value: str, pixels: int, variant: str,

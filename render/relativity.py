@@ -16,7 +16,9 @@ from .svg import circle, document, element, fit, group, line, rect, text
 
 # The default size is a trade: big enough to read on a phone (Discord shows ~400 px), small
 # enough for resvg to draw in under 30 ms; its cost grows with the area of shapes and glyphs.
-WIDTH, HEIGHT = 560, 462
+WIDTH, HEIGHT = 560, 492
+# No text under 16 units: 11.4 px when Discord shows the board 400 px wide.
+SMALL = 16
 COLUMNS, ROWS = "abcdef", "1234"
 CELL = 70
 BOARD_X, BOARD_Y = 32, 62  # corner of cell a4, on whole pixels: tiles are drawn with rects
@@ -68,7 +70,7 @@ def _header(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
     if outcome:
         parts.append(text(WIDTH - 14, 21, fit(outcome_headline(outcome, names), 24), 20,
                           bold=True, anchor="end", fill=theme["ink"], class_="status"))
-        parts.append(text(WIDTH - 14, 44, fit(_with_names(outcome["reason"], names), 54), 12,
+        parts.append(text(WIDTH - 14, 45, fit(_with_names(outcome["reason"], names), 40), SMALL,
                           anchor="end", fill=theme["soft"], class_="reason"))
     elif view.get("turn") is not None:
         player = view["turn"]
@@ -202,7 +204,7 @@ def _trophy_rack(view: dict, theme: dict, defs: pp.Defs) -> str:
         if state == "trophy-set-aside":
             parts.append(line(left - 3, top + RACK_TILE + 3, left + RACK_TILE + 3, top - 3,
                               stroke=theme["soft"], stroke_width=3))
-    parts.append(text(left + RACK_TILE / 2, BOARD_Y + 4 * CELL + 14, "TROPHIES", 10, bold=True,
+    parts.append(text(left + RACK_TILE / 2, BOARD_Y + 4 * CELL + 14, "Trophies", SMALL, bold=True,
                       fill=theme["soft"]))
     return group("".join(parts), class_="trophy-rack")
 
@@ -213,7 +215,7 @@ def _trophy_rack(view: dict, theme: dict, defs: pp.Defs) -> str:
 def _players(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
-    margin, gap, height = 10, 10, 76
+    margin, gap, height = 10, 10, 104
     top = HEIGHT - margin - height
     width = (WIDTH - 2 * margin - gap) // 2
     parts = []
@@ -229,29 +231,31 @@ def _players(view: dict, names: dict, theme: dict, defs: pp.Defs) -> str:
 
 
 def _player_panel(view, player, name, role, x, y, w, h, theme, defs, *, active, winner) -> str:
-    """Role icon and word on the left; name and trophy count on top; trophies held below.
+    """Role icon and word on the left; name, trophy count and the trophies held on the right.
     The player to move (or the winner) gets a gold frame and a tab on it saying so."""
     flagged = active or winner
     parts = [rect(x, y, w, h, fill=theme["panel"], stroke=HIGHLIGHT if flagged else "none",
                   stroke_width=3)]
-    parts.append(pp.use(_role_icon(defs, role, theme), x + 28, y + 27, 32))
-    parts.append(text(x + 28, y + 61, role.upper(), 11, bold=True, fill=theme["soft"],
+    parts.append(pp.use(_role_icon(defs, role, theme), x + 30, y + 34, 36))
+    parts.append(text(x + 30, y + 72, role, SMALL, bold=True, fill=theme["soft"],
                       class_="role"))
-    parts.append(text(x + 62, y + 22, fit(name, 15), 17, bold=True, anchor="start",
+    parts.append(text(x + 62, y + 22, fit(name, 16), 17, bold=True, anchor="start",
                       fill=theme["ink"], class_="name"))
-    parts.append(text(x + w - 10, y + 22, str(view["trophy_counts"].get(player, 0)), 21,
-                      bold=True, anchor="end", fill=theme["ink"], class_="count"))
+    count = view["trophy_counts"].get(player, 0)
+    parts.append(text(x + 62, y + 46, f"{count} troph{'y' if count == 1 else 'ies'}", SMALL,
+                      anchor="start", fill=theme["soft"], class_="count", data_count=count))
     held = [("moons", v) for v, p in view["trophies"]["night"].items() if p == player]
     held += [("suns", v) for v, p in view["trophies"]["day"].items() if p == player]
-    size = int(min(30, (w - 70) / max(len(held), 1) - 4))
+    # at least 31 units: the tile's value stays 11 px tall on a phone (up to 7 held in a row)
+    size = int(max(31, min(34, (w - 66) / max(len(held), 1) - 3)))
     for i, (suit, value) in enumerate(held):
-        parts.append(pp.place(pp.tile_face(defs, suit, value, size), x + 62 + i * (size + 4),
-                              y + 38, size, class_="trophy", data_suit=suit, data_value=value))
+        parts.append(pp.place(pp.tile_face(defs, suit, value, size), x + 62 + i * (size + 3),
+                              y + 60, size, class_="trophy", data_suit=suit, data_value=value))
     if flagged:
         label = "WINNER" if winner else "TO MOVE"
-        tab_w = 12 + len(label) * 8
-        parts.append(rect(x + w - 16 - tab_w, y - 9, tab_w, 18, rx=9, fill=HIGHLIGHT))
-        parts.append(text(x + w - 16 - tab_w / 2, y, label, 10.5, bold=True, fill=pp.INK,
+        tab_w = 16 + len(label) * 12
+        parts.append(rect(x + w - 12 - tab_w, y - 11, tab_w, 22, rx=11, fill=HIGHLIGHT))
+        parts.append(text(x + w - 12 - tab_w / 2, y, label, SMALL, bold=True, fill=pp.INK,
                           class_="flag"))
     return "".join(parts)
 

@@ -184,4 +184,4 @@ async def test_nothing_bobs_opponent_or_a_spectator_sees_depends_on_his_secrets(
     assert any("bot.app" in line for lines in logs_a.values() for line in lines)
     for label in sorted(set(logs_a) | set(logs_b)):
         assert logs_a.get(label) == logs_b.get(label), \
-            f"log of step {label!r}: {sorted(logs_a.get(label, ()) ^ logs_b.get(label, ()))}"
+            f"log of step {label!r}: {sorted(set(logs_a.get(label, ())) ^ set(logs_b.get(label, ())))}"

@@ -450,7 +450,7 @@ async def test_nothing_public_depends_on_secret_faces_or_coins(tmp_path, drawing
     assert any("bot.app" in line for lines in logs_a.values() for line in lines)
     for label in sorted(set(logs_a) | set(logs_b)):
         assert logs_a.get(label) == logs_b.get(label), \
-            f"log of step {label!r}: {sorted(logs_a.get(label, ()) ^ logs_b.get(label, ()))}"
+            f"log of step {label!r}: {sorted(set(logs_a.get(label, ())) ^ set(logs_b.get(label, ())))}"
 
 
 async def test_a_face_press_that_cannot_be_answered_logs_no_face(tmp_path, monkeypatch,

@@ -89,8 +89,21 @@ async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
             res = await command(fake, other, "resign", {}, channel=thread)
             assert "resigned" in said(res)
             await fake.wait_for(lambda: "wins" in fake.messages(thread)[-1].content)
+            # the heartbeat the Docker HEALTHCHECK reads: healthy while running, stopped after
+            await fake.wait_for(lambda: Path(f"{db}.health").exists(), timeout=10)
+            assert await health(second.env, tmp_path) == (0, "healthy")
             assert await second.stop() == 0
         assert fake.token not in second.output.decode(errors="replace")
+        code, said_ = await health(second.env, tmp_path)
+        assert code == 1 and "stopped" in said_
+
+
+async def health(env: dict, cwd: Path) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "health", cwd=cwd, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    output, _ = await asyncio.wait_for(proc.communicate(), 30)
+    return proc.returncode, output.decode().strip()
 
 
 async def test_sync_subcommand_publishes_and_exits(tmp_path):

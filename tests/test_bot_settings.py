@@ -45,7 +45,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path):
 @pytest.mark.parametrize("env, message", [
     ({}, "DISCORD_TOKEN is not set"),
     ({"DISCORD_TOKEN": "t", "PIECEPACK_DEFAULT_DEADLINE": "2d"}, "none, 1d, 3d or 7d"),
-    ({"DISCORD_TOKEN": "t", "PIECEPACK_REMINDER_HOURS": "soon"}, "not a number"),
+    ({"DISCORD_TOKEN": "t", "PIECEPACK_REMINDER_HOURS": "soon"}, "PIECEPACK_REMINDER_HOURS must be a number"),
     ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
 ])
 def test_bad_settings_say_what_to_fix(tmp_path, env, message):

@@ -18,6 +18,9 @@ FORBIDDEN = {
     "engine": {"render", "bot", "discord", "aiosqlite", "random", "secrets", "os", "time",
                "datetime", "asyncio"},
     "render": {"bot", "discord", "aiosqlite", "PIL"},
+    # Computer players decide from a view with their own seeded chance: no clock, no I/O.
+    "computer": {"render", "bot", "discord", "aiosqlite", "random", "secrets", "os", "time",
+                 "datetime", "asyncio"},
 }
 
 

@@ -75,7 +75,7 @@ def test_registered_under_its_name_with_rules():
     assert isinstance(GAME, Relativity)
     assert (GAME.name, GAME.title) == ("relativity", "Relativity")
     assert GAME.rules == RULES and len(RULES) < 3500
-    for ruling in ("wrap", "null-ace-2-3-4-5-null", "reverse", "misdeal", "five each", "layouts"):
+    for ruling in ("wrap", "null-ace-2-3-4-5-null", "reverse", "misdeal", "five each", "set aside"):
         assert ruling in RULES
 
 

@@ -175,8 +175,8 @@ def test_roles_names_turn_and_trophies_held():
     panels = {e.get("data-player"): e for e in with_class(root, "player")}
     assert {p: e.get("data-role") for p, e in panels.items()} == {"ann": "time", "bob": "space"}
     assert texts(panels["ann"], "name") == ["Annie"] and texts(panels["bob"], "name") == ["Robert"]
-    assert texts(panels["ann"], "role") == ["TIME"] and texts(panels["bob"], "role") == ["SPACE"]
-    assert texts(panels["ann"], "count") == ["3"] and texts(panels["bob"], "count") == ["1"]
+    assert texts(panels["ann"], "role") == ["Time"] and texts(panels["bob"], "role") == ["Space"]
+    assert texts(panels["ann"], "count") == ["3 trophies"] and texts(panels["bob"], "count") == ["1 trophy"]
     held = {p: sorted((t.get("data-suit"), t.get("data-value")) for t in with_class(e, "trophy"))
             for p, e in panels.items()}
     assert held == {"ann": [("moons", "5"), ("moons", "n"), ("suns", "4")],

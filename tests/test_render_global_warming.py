@@ -158,7 +158,9 @@ def test_the_coin_line_shows_only_the_side_lying_up():
         ("value", "4", "#coin-value-4"),
         ("value", "n", "#coin-value-n"),
     ]
-    assert texts(root, "bag") == ["Bag: 21 coins"]
+    assert texts(root, "bag") == ["in bag: 21"]
+    # what a coin lying suit side up (or number side up) means is on the board
+    assert texts(root, "coin-legend") == ["suit up: number hidden", "number up: suit hidden"]
 
 
 def test_the_real_coin_line_never_reveals_a_down_side():
@@ -232,7 +234,7 @@ def test_sunk_tiles_in_order():
     root = parse(hand_view(sunk=sunk, bag_count=1))
     assert [(e.get("data-suit"), e.get("data-value")) for e in with_class(root, "sunk")] == [
         ("arms", "4"), ("suns", "n")]
-    assert texts(root, "bag") == ["Bag: 1 coin"]
+    assert texts(root, "bag") == ["in bag: 1"]
 
 
 def test_the_winner_is_announced():

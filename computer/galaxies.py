@@ -1,0 +1,300 @@
+"""A Game Played by Galaxies players. Hidden from a seat: which action cards the other player
+holds (only the hand's size shows), the order of the face-down path cards (both paths), and,
+while cards are being chosen, the other player's card. What is known: every card played (the
+reveals in the log), every System placed by a Form, so the number of Systems in each hand.
+
+easy:   a random card; its target chosen at random among those that do not lower the plain
+        count of systems around its own hole against the other's.
+strong: chooses its card by flat Monte Carlo: in sampled worlds (the other's hand and card,
+        drawn consistently with what is known) both cards resolve with a greedy policy and the
+        turn's end is judged by `evaluate`; targets are chosen greedily by `evaluate`, which
+        counts the systems that will travel with each hole (a stack on the cell a hole steps
+        onto next is lost) and, in the last turn, the final score.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import engine
+from engine import Rng, freeze
+from engine.galaxies import targets
+
+from .base import ComputerPlayer
+
+GAME = engine.get_game("galaxies")
+KINDS = ("system", "form", "merge", "shift")
+ACTIONS = ("form", "form", "merge", "merge", "shift", "shift")
+TURNS = 6
+
+
+def _played(view) -> dict[str, list[str]]:
+    """{player: [card kind, ...]} played so far (public once revealed)."""
+    played = {p: [] for p in view["players"]}
+    for event in view["log"]:
+        if event.get("event") == "reveal":
+            for p, kind in event["cards"].items():
+                played[p].append(kind)
+    return played
+
+
+def _systems_in_hand(view, player) -> int:
+    played = _played(view)[player].count("system")
+    formed = sum(1 for e in view["log"] if e.get("event") == "place"
+                 and e.get("player") == player and e.get("card") == "form")
+    return 4 - played - formed
+
+
+def _minus(pool: list[str], taken) -> list[str]:
+    pool = list(pool)
+    for kind in taken:
+        pool.remove(kind)
+    return pool
+
+
+def _minus_known(pool: list[str], taken) -> list[str]:
+    """`pool` without the cards of `taken` that it holds."""
+    pool = list(pool)
+    for kind in taken:
+        if kind in pool:
+            pool.remove(kind)
+    return pool
+
+
+def determinise(view: Mapping, rng: Rng, their_card: str | None = None):
+    """An engine state whose view for the viewer is `view` (log aside), the hidden part drawn
+    from `rng`: the other's action cards in hand, both paths' order, the other's card."""
+    me = view["viewer"]
+    played = _played(view)
+    hands, paths = {}, {}
+    for p in view["players"]:
+        # The view's log holds the latest events only: a long game (draw offers...) may have
+        # pushed early reveals out of it, so the counts are fitted to the sizes shown.
+        waiting = sum(1 for c in view["path"] if c["owner"] == p)
+        unseen = _minus_known(ACTIONS, [k for k in played[p] if k != "system"])
+        if p == me:
+            hands[p] = list(view["hand"])
+            unseen = _minus_known(unseen, [k for k in hands[p] if k != "system"])
+            paths[p] = rng.shuffled(unseen)[:waiting]
+        else:
+            systems = min(_systems_in_hand(view, p), view["hand_sizes"][p])
+            drawn = view["hand_sizes"][p] - systems
+            unseen = rng.shuffled(unseen)[:drawn + waiting]
+            hands[p] = sorted(["system"] * systems + unseen[:drawn], key=KINDS.index)
+            paths[p] = unseen[drawn:]
+    commits = {}
+    if view["phase"] == "commit":
+        for p in view["committed"]:
+            commits[p] = view["own_commit"] if p == me else (their_card or rng.choice(hands[p]))
+    data = {
+        "holes": {p: [h["x"], h["y"]] for p, h in view["holes"].items()},
+        "path": paths,
+        "hands": hands,
+        "stacks": [[s["x"], s["y"], list(s["owners"])] for s in view["stacks"]],
+        "turn": view["turn"],
+        "phase": view["phase"],
+        "commits": commits,
+        "timed_out": list(view["timed_out"]),
+        "reveal": view["reveal"],
+        "actor": view["actor"],
+        "queue": list(view["queue"]),
+    }
+    return freeze({
+        "game": GAME.name, "players": list(view["players"]), "seed": 0, "rng": rng.next64(),
+        "move_number": view["move_number"], "left": list(view["left"]),
+        "draw_offer": view["draw_offer"], "result": None, "log": [], "data": data,
+    })
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def _near(a, b) -> bool:
+    return abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def project(holes: dict, stacks: dict, turn: int, players) -> dict:
+    """The stacks ({cell: systems}) after the steps still to come, if no card moved anything:
+    a stack within a hole's 3x3 travels with it, one on the cell it steps onto is lost, and on
+    the last step stacks that land together are destroyed (as the rules' step does)."""
+    holes = dict(holes)
+    for step_turn in range(turn + 1, TURNS + 1):
+        last = step_turn == TURNS
+        moves, lost = {}, set()
+        for p in players:
+            dx = 1 if p == players[0] else -1
+            hole = holes[p]
+            onto = (hole[0] + dx, hole[1])
+            for cell in sorted(stacks):
+                if _near(hole, cell) and cell not in moves and cell not in lost:
+                    if cell == onto:
+                        lost.add(cell)
+                    else:
+                        moves[cell] = (cell[0] + dx, cell[1])
+        for p in players:
+            dx = 1 if p == players[0] else -1
+            holes[p] = (holes[p][0] + dx, holes[p][1])
+        staying = {c: n for c, n in stacks.items() if c not in moves and c not in lost}
+        arrivals = {}
+        for src, dst in moves.items():
+            arrivals.setdefault(dst, []).append(src)
+        result = dict(staying)
+        for dst, srcs in arrivals.items():
+            if last and (len(srcs) > 1 or dst in staying):
+                continue
+            result[dst] = result.get(dst, 0) + sum(stacks[s] for s in srcs)
+        stacks = result
+    return holes, stacks
+
+
+def evaluate(data: Mapping, players, me) -> float:
+    """My final score minus the other's if the remaining steps happened with no more cards."""
+    holes = {p: tuple(h) for p, h in data["holes"].items()}
+    stacks = {(x, y): len(owners) for x, y, owners in data["stacks"]}
+    return _projected(holes, stacks, data["turn"], players, me)
+
+
+def _projected(holes, stacks, turn, players, me) -> float:
+    over = turn >= TURNS
+    holes, stacks = project(holes, stacks, turn, players)
+    value = 0.0
+    biggest = {p: 0 for p in holes}
+    for cell, n in stacks.items():
+        for p, h in holes.items():
+            if _near(h, cell):
+                value += n if p == me else -n
+                biggest[p] = max(biggest[p], n)
+    if not over:
+        # A Merge or Shift of the other's can carry one stack away before the end: the
+        # biggest stack is at risk, so systems spread out are safer.
+        for p, n in biggest.items():
+            value -= CONCENTRATION * n if p == me else -CONCENTRATION * n
+    return value
+
+
+CONCENTRATION = 0.5
+
+
+def _effect(stacks: dict, player, action: str) -> dict:
+    """The stacks after a target given as text (a cell, a move, or pass)."""
+    if action == "pass":
+        return stacks
+    stacks = dict(stacks)
+    if ">" in action:
+        src, dst = (tuple(int(c) for c in part.split(",")) for part in action.split(">"))
+        stacks[dst] = stacks.get(dst, 0) + stacks.pop(src)
+    else:
+        cell = tuple(int(c) for c in action.split(","))
+        stacks[cell] = 1
+    return stacks
+
+
+def _replies(data, stacks: dict, other) -> list[str]:
+    """The other's possible targets (and pass) for their revealed card, on `stacks`."""
+    kind = data["reveal"]["cards"][other]
+    d = {"holes": data["holes"], "hands": data["hands"],
+         "stacks": [[x, y, [other] * n] for (x, y), n in sorted(stacks.items())]}
+    return [str(a) for a in targets(d, other, kind)] + ["pass"]
+
+
+def greedy_target(state, player, rng: Rng, pick_any=False, reply=False) -> str:
+    """The target (or pass) that `evaluate` likes best after it; `pick_any`: a random one of
+    those that are no worse than passing (the easy player); `reply`: assume the other player,
+    if their card resolves after this one, answers with the target worst for us."""
+    players = state["players"]
+    data = state["data"]
+    holes = {p: tuple(h) for p, h in data["holes"].items()}
+    stacks = {(x, y): len(owners) for x, y, owners in data["stacks"]}
+    other = next(p for p in players if p != player)
+    answers = reply and other in data["queue"]
+    options = []
+    for action in GAME.legal_actions(state, player):
+        text = str(action)
+        after = _effect(stacks, player, text)
+        value = _projected(holes, after, data["turn"], players, player)
+        if answers:
+            # The worst answer decides; among equals, what the target is worth unanswered.
+            value = 0.01 * value + min(
+                _projected(holes, _effect(after, other, r), data["turn"], players, player)
+                for r in _replies(data, after, other))
+        options.append((value, text))
+    shuffled = rng.shuffled(options)
+    if pick_any:
+        base = next(v for v, t in options if t == "pass")
+        return rng.choice([t for v, t in shuffled if v >= base])
+    return max(shuffled, key=lambda vt: vt[0])[1]
+
+
+# --------------------------------------------------------------------------- players
+
+
+class GalaxiesPlayer(ComputerPlayer):
+    game_name = "galaxies"
+
+    def decide(self, view, rng):
+        seat = view["viewer"]
+        if view["phase"] == "commit":
+            return self.commit(view, rng)
+        state = determinise(view, rng)
+        return self.target(state, seat, rng)
+
+
+class EasyGalaxies(GalaxiesPlayer):
+    level = "easy"
+
+    def commit(self, view, rng):
+        return rng.choice(sorted(set(view["hand"]), key=KINDS.index))
+
+    def target(self, state, seat, rng):
+        return greedy_target(state, seat, rng, pick_any=True)
+
+
+# What a card still in hand is worth before the last turn (its chance to be useful later): a
+# Merge can steal a whole stack in the last turn, so it is kept for then unless it gains now.
+HOLDING = {"merge": 0.4, "shift": 0.15}
+
+
+class StrongGalaxies(GalaxiesPlayer):
+    level = "strong"
+    samples = 8
+
+    def __init__(self, seed: int = 0, samples: int | None = None):
+        super().__init__(seed)
+        if samples is not None:
+            self.samples = samples
+
+    def target(self, state, seat, rng):
+        return greedy_target(state, seat, rng, reply=True)
+
+    def commit(self, view, rng):
+        me = view["viewer"]
+        undone = dict(view, committed=[p for p in view["committed"] if p != me], own_commit=None)
+        worlds = [rng.next64() for _ in range(self.samples)]
+        totals = {}
+        for kind in sorted(set(view["hand"]), key=KINDS.index):
+            kept = _minus(view["hand"], [kind])
+            keep = 0.0 if view["turn"] >= TURNS else sum(HOLDING.get(k, 0.0) for k in kept)
+            totals[kind] = keep * len(worlds) + sum(
+                self._play_turn(undone, me, kind, seed) for seed in worlds)
+        best = max(totals.values())
+        return rng.choice([k for k, v in totals.items() if v >= best - 1e-9])
+
+    @staticmethod
+    def _play_turn(view, me, kind, seed) -> float:
+        """Resolve this turn's cards in one sampled world (the other's card drawn from their
+        sampled hand); both sides pick targets greedily; judge the turn's end."""
+        rng = Rng(seed)
+        state = determinise(view, rng)
+        for p in GAME.to_act(state):
+            if p != me and p not in state["data"]["commits"]:
+                state = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
+        state = GAME.apply(state, me, kind)
+        turn = state["data"]["turn"]
+        while GAME.outcome(state) is None and state["data"]["phase"] == "resolve" \
+                and state["data"]["turn"] == turn:
+            actor = state["data"]["actor"]
+            state = GAME.apply(state, actor, greedy_target(state, actor, rng))
+        return evaluate(state["data"], state["players"], me)
+
+
+PLAYERS = {"easy": EasyGalaxies, "strong": StrongGalaxies}

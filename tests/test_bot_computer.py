@@ -1,0 +1,254 @@
+"""Computer players through the bot and the fake Discord: a person plays each multi-player game
+to its end against a computer (the person's moves picked at random among the legal ones, sent
+with /move), the lobby's buttons seat computers, /play fills the seats with them, a game of
+computers only is refused, and a restart while the computer is to move makes it move after the
+restart, once. Computers move at once here (computer_pace=0) and think in a thread."""
+
+from __future__ import annotations
+
+import engine
+from bot import computers
+from bot.flow import COMPUTER_TIMER, GameFlow, UserError, public_part
+from bot.storage import Seat, Store
+from engine import Rng
+from engine.byop1 import solve
+from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said  # noqa: F401
+
+import pytest
+
+
+async def settle(bot) -> None:
+    """Deliver everything and let every computer that is due move, until nothing is left."""
+    for _ in range(500):
+        await bot.run_due()
+        if not bot.flow.thinking:
+            timers = [t for t in await bot.store.due_timers(bot.now())
+                      if t.kind.startswith(COMPUTER_TIMER)]
+            if not timers:
+                await bot.run_due()
+                return
+        await bot.flow.computers_idle()
+    raise AssertionError("the computers never settled")
+
+
+async def notices_to_computers(bot) -> int:
+    """Notices ever queued for a computer's DMs (there must be none)."""
+    async with bot.store.db.execute(
+            "SELECT COUNT(*) FROM outbox WHERE target_kind='user' AND target_id<0") as cur:
+        return (await cur.fetchone())[0]
+
+
+async def running(bot, host):
+    (row,) = [r for r in await bot.store.games_of_user(int(host)) if r.status != "lobby"]
+    return row
+
+
+async def play_out(fake, bot, clock, host, game_id, seed, limit=3000):
+    """The person moves at random among their legal moves (through /move), a second of the
+    fake clock per move, until the game ends; computers move when their timers are due.
+    Returns the number of the person's moves."""
+    rng = Rng(seed)
+    game = engine.get_game((await bot.store.get_game(game_id)).game)
+    moves = 0
+    for _ in range(limit):
+        clock.advance(1)
+        await settle(bot)
+        row = await bot.store.get_game(game_id)
+        if row.status != "active":
+            return moves
+        state = game.from_json(row.state)
+        if str(host) not in game.awaited(state):
+            continue   # a computer is to move: its pause runs
+        view = game.view(state, str(host))
+        action = rng.choice(game.legal_actions(state, str(host)))
+        if row.game == "byop1" and view["board"] and rng.below(10):
+            # (a random slider would take an age: the person mostly slides towards the solution,
+            # a few slides at a time, and says done when the board is right)
+            board, targets = view["board"], view["targets"]
+            action = solve(board["tiles"], targets["rows"], targets["columns"])[:12] or "done"
+        res = await command(fake, host, "move", {"move": str(action), "game": game_id})
+        assert "✅" in said(res) or "🔒" in said(res) or row.game == "byop1", said(res)
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+GAMES = [("relativity", "strong"), ("global-warming", "strong"), ("galaxies", "easy"),
+         ("byop1", "strong")]
+
+
+@pytest.mark.parametrize("name,level", GAMES)
+async def test_a_person_plays_a_whole_game_against_the_computer(fake, drawn, tmp_path, name, level):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=4242, clock=clock) as bot:
+        res = await command(fake, alice, "play", {"game": name})
+        lobby = res.original
+        await press(fake, alice, lobby.button(f"Add computer ({level})"), message_id=lobby.id)
+        row = (await bot.store.games_of_user(int(alice)))[-1]
+        if row.status == "lobby":
+            await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        row = await running(bot, alice)
+        assert row.status == "active"
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        assert row.names[cpu] == f"Computer ({level})"
+        assert await play_out(fake, bot, clock, alice, row.id, seed=7) > 0
+        row = await bot.store.get_game(row.id)
+        assert row.status == "finished"
+        events = await bot.store.events(row.id)
+        assert any(e["actor"] == cpu and e["kind"] == "move" for e in events)
+        # The thread names the computer, never pings it, and nobody got a DM for it.
+        thread_text = "\n".join(m.content or "" for m in fake.messages(row.thread_id))
+        assert f"<@{cpu}>" not in thread_text
+        assert f"Computer ({level})" in thread_text
+        assert not [t for t in await bot.store.timers_of(row.id)]   # nothing left to fire
+        assert await notices_to_computers(bot) == 0
+        # The events replay to the stored state: the computer's moves went the usual way.
+        game = engine.get_game(name)
+        assert game.to_json(await bot.flow.replay(row.id)) == row.state
+
+
+async def test_play_fills_the_seats_with_computers(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=11, computer_pace=0) as bot:
+        res = await command(fake, alice, "play", {"game": "global-warming", "computers": "easy"})
+        row = await running(bot, alice)
+        assert row.status == "active"
+        # The answer to /play says the game is on, and where (no lobby buttons).
+        assert f"The game is on in <#{row.thread_id}>" in res.original.content
+        assert res.original.buttons() == []
+        assert len(row.seats) == 4
+        assert sorted(row.names[p] for p in row.player_ids if p != str(alice)) == [
+            "Computer (easy)", "Computer 2 (easy)", "Computer 3 (easy)"]
+        # A game without computer players says so.
+        for game in engine.game_names():
+            if not computers.plays(game) and engine.get_game(game).max_players > 1:
+                res = await command(fake, alice, "play", {"game": game, "computers": "easy"})
+                assert "no computer player" in said(res)
+
+
+async def test_lobby_buttons_add_and_remove_computers(fake, drawn, tmp_path):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=5, computer_pace=0) as bot:
+        res = await command(fake, alice, "play", {"game": "global-warming"})
+        lobby = res.original
+        refused = await press(fake, bob, lobby.button("Add computer (easy)"), message_id=lobby.id)
+        assert "Only the host" in said(refused)
+        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Add computer (strong)"), message_id=lobby.id)
+        row = (await bot.store.games_of_user(int(alice)))[-1]
+        assert [row.names[p] for p in row.player_ids] == ["alice", "Computer (easy)", "Computer 2 (strong)"]
+        assert [computers.level_of(p) for p in row.player_ids[1:]] == ["easy", "strong"]
+        await press(fake, alice, lobby.button("Remove a computer"), message_id=lobby.id)
+        row = await bot.store.get_game(row.id)
+        assert [row.names[p] for p in row.player_ids] == ["alice", "Computer (easy)"]
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        row = await bot.store.get_game(row.id)
+        assert row.status == "active" and len(row.seats) == 3
+        await settle(bot)
+        # The computer's secret choice is in, the people's are awaited; it got no DM.
+        game = engine.get_game("global-warming")
+        state = game.from_json((await bot.store.get_game(row.id)).state)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        assert cpu not in game.awaited(state)
+        assert set(game.awaited(state)) == {str(alice), str(bob)}
+        assert await notices_to_computers(bot) == 0
+
+
+async def test_a_game_of_computers_only_is_refused(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        flow = GameFlow(store, lambda: 1000.0, computer_pace=0)
+        row = await flow.open_lobby(game_name="relativity", guild_id=1, channel_id=2, host_id=3,
+                                    host_name="host", deadline=None, opponent_id=None, options={})
+        await store.commit(row.id, row.version, now=1000.0, seats=[
+            Seat(0, computers.seat_id(1, "easy"), "Computer (easy)"),
+            Seat(1, computers.seat_id(2, "strong"), "Computer 2 (strong)")])
+        row = await flow.get(row.id)
+        with pytest.raises(UserError, match="at least one person"):
+            flow.can_start(row, None)
+    finally:
+        await store.close()
+
+
+async def test_a_restart_while_the_computer_is_to_move_makes_it_move_once(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    db = tmp_path / "db.sqlite3"
+    clock = FakeClock()
+    game = engine.get_game("relativity")
+    async with running_bot(fake, db, seed=99, clock=clock, computer_pace=1.0) as bot:
+        res = await command(fake, alice, "play", {"game": "relativity"})
+        lobby = res.original
+        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        for _ in range(3):   # until it is the computer's turn
+            await settle(bot)
+            row = await bot.store.get_game(row.id)
+            state = game.from_json(row.state)
+            if cpu in game.awaited(state):
+                break
+            action = game.legal_actions(state, str(alice))[0]
+            await command(fake, alice, "move", {"move": str(action), "game": row.id})
+        assert cpu in game.awaited(state)
+        timers = await bot.store.timers_of(row.id)
+        assert timers[COMPUTER_TIMER + cpu].due_at > clock()   # its pause has not passed yet
+        version = row.version
+    # The bot stops before the computer moved; time passes; it starts again.
+    clock.advance(5)
+    async with running_bot(fake, db, seed=99, clock=clock, computer_pace=1.0) as bot:
+        await settle(bot)
+        row = await bot.store.get_game(row.id)
+        moves = [e for e in await bot.store.events(row.id) if e["actor"] == cpu and e["kind"] == "move"]
+        assert len(moves) == 1 and row.version == version + 1
+        state = game.from_json(row.state)
+        assert cpu not in game.awaited(state) and str(alice) in game.awaited(state)
+        await settle(bot)   # nothing more happens
+        assert len([e for e in await bot.store.events(row.id) if e["actor"] == cpu and e["kind"] == "move"]) == 1
+
+
+async def test_the_computer_declines_a_draw_offer(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        res = await command(fake, alice, "play", {"game": "relativity"})
+        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        res = await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        clock.advance(2)
+        await settle(bot)
+        declines = [e for e in await bot.store.events(row.id) if e["kind"] == "decline"]
+        assert [e["actor"] for e in declines] == [cpu]
+        game = engine.get_game("relativity")
+        assert game.from_json((await bot.store.get_game(row.id)).state)["draw_offer"] is None
+        thread_text = "\n".join(m.content or "" for m in fake.messages(row.thread_id))
+        assert "Computer (strong)" in thread_text and f"<@{cpu}>" not in thread_text
+
+
+async def test_the_computers_secret_choice_shows_only_that_it_has_chosen(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    game = engine.get_game("global-warming")
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=8, clock=clock) as bot:
+        res = await command(fake, alice, "play", {"game": "global-warming"})
+        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
+        await press(fake, alice, res.original.button("Start"), message_id=res.original.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        await settle(bot)
+        before = game.from_json((await bot.store.get_game(row.id)).state)
+        assert set(game.awaited(before)) == {str(alice), cpu}
+        posts = [(m.id, m.content) for m in fake.messages(row.thread_id)]
+        clock.advance(2)   # the computer's pause passes: it chooses
+        await settle(bot)
+        after = game.from_json((await bot.store.get_game(row.id)).state)
+        assert game.awaited(after) == (str(alice),)
+        assert public_part(game.view(after, None)) == public_part(game.view(before, None))
+        # No new post: the turn post's status line now says who has chosen, never what.
+        now = [(m.id, m.content) for m in fake.messages(row.thread_id)]
+        assert [i for i, _ in now] == [i for i, _ in posts]
+        assert "🔒 1 of 2 chosen: **Computer (strong)**; waiting for **alice**." in now[-1][1]
+        assert now[-1][1].replace("1 of 2 chosen: **Computer (strong)**; waiting for **alice**",
+                                  "0 of 2 chosen; waiting for **alice** and **Computer (strong)**") \
+            == posts[-1][1]
