@@ -1,0 +1,40 @@
+"""Black-box findings on the newest games (BYOP1, Galaxies) played through the bot as players
+would. Each test is a reproduction of something a player met."""
+
+from __future__ import annotations
+
+from tests.botkit import command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests.test_bot_byop1 import GAME, start
+from tests.test_bot_fair import live_controls
+
+
+async def test_byop1_solo_done_typed_in_the_thread_ends_the_game(fake, drawn, tmp_path):
+    """A player whose DMs are open finishes the last round with /move in the thread (not with
+    the DM's buttons): the game ends; no "something went wrong"."""
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        table = await start(fake, bot, alice, [])
+        plan = await table.solution(alice)
+        await command(fake, alice, "move", {"move": plan}, channel=table.thread)
+        await settle(bot)
+        res = await command(fake, alice, "move", {"move": "done"}, channel=table.thread)
+        assert "went wrong" not in said(res), said(res)
+        await settle(bot)
+        assert GAME.outcome(await table.state()) is not None
+        assert "solved the board" in fake.messages(table.thread)[-1].content
+        assert live_controls(fake, table.game_id) == []
+
+
+async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, drawn, tmp_path):
+    """Two players, one round: the fumble that ends the game, confirmed with "Yes, do it" on
+    the answer of /move done in the thread, by a player whose DMs are open."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        table = await start(fake, bot, alice, [bob], options="rounds=1")
+        res = await command(fake, alice, "move", {"move": "done"}, channel=table.thread)
+        question = res.messages[-1]
+        yes = await press(fake, alice, question.button("Yes, do it"), message_id=question.id)
+        assert "went wrong" not in said(yes), said(yes)
+        await settle(bot)
+        assert GAME.outcome(await table.state()) is not None
+        assert live_controls(fake, table.game_id) == []
