@@ -38,3 +38,11 @@ async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, d
         await settle(bot)
         assert GAME.outcome(await table.state()) is not None
         assert live_controls(fake, table.game_id) == []
+
+
+def test_byop1_suggestion_of_one_typed_slide_says_one_slide():
+    from bot import ui
+    state = GAME.new_game(["1", "2"], seed=5)
+    first = ui.adapter_for("byop1").suggestions(GAME, state, "1", "")[0][0]
+    (typed, label), *_ = ui.adapter_for("byop1").suggestions(GAME, state, "1", first)
+    assert typed == first and label == f"{first} (1 slide)"

@@ -111,7 +111,7 @@ class Byop1Adapter(Adapter):
             if tiles is None:
                 return []
         if letters:
-            out.append((letters, f"{letters} ({len(letters)} slides)"))
+            out.append((letters, f"{letters} ({len(letters)} slide{'' if len(letters) == 1 else 's'})"))
         for move in "UDLR":
             after = slide(tiles, move)
             if after is not None:
