@@ -46,3 +46,16 @@ def test_byop1_suggestion_of_one_typed_slide_says_one_slide():
     first = ui.adapter_for("byop1").suggestions(GAME, state, "1", "")[0][0]
     (typed, label), *_ = ui.adapter_for("byop1").suggestions(GAME, state, "1", first)
     assert typed == first and label == f"{first} (1 slide)"
+
+
+def test_galaxies_player_chips_say_1_pt_and_1_card():
+    import json
+
+    import engine
+    import render
+    galaxies = engine.get_game("galaxies")
+    state = galaxies.new_game(["a", "b"], seed=1, options={"paths": ["FMSSMF", "MFSFMS"]})
+    view = json.loads(json.dumps(galaxies.view(state, None)))
+    view["scores"], view["hand_sizes"] = {"a": 1, "b": 2}, {"a": 1, "b": 2}
+    svg = render.render_svg(view, {"a": "Ann", "b": "Bob"})
+    assert "Ann · 1 pt · 1 card<" in svg and "Bob · 2 pts · 2 cards" in svg
