@@ -59,3 +59,16 @@ def test_galaxies_player_chips_say_1_pt_and_1_card():
     view["scores"], view["hand_sizes"] = {"a": 1, "b": 2}, {"a": 1, "b": 2}
     svg = render.render_svg(view, {"a": "Ann", "b": "Bob"})
     assert "Ann · 1 pt · 1 card<" in svg and "Bob · 2 pts · 2 cards" in svg
+
+
+async def test_byop1_solo_autodone_by_a_typed_solution_ends_the_game(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
+        table = await start(fake, bot, alice, [], options="autodone=on")
+        plan = await table.solution(alice)
+        res = await command(fake, alice, "move", {"move": plan}, channel=table.thread)
+        assert "went wrong" not in said(res), said(res)
+        await settle(bot)
+        assert GAME.outcome(await table.state()) is not None
+        assert "solved the board" in fake.messages(table.thread)[-1].content
+        assert live_controls(fake, table.game_id) == []
