@@ -72,3 +72,9 @@ async def test_byop1_solo_autodone_by_a_typed_solution_ends_the_game(fake, drawn
         assert GAME.outcome(await table.state()) is not None
         assert "solved the board" in fake.messages(table.thread)[-1].content
         assert live_controls(fake, table.game_id) == []
+
+
+def test_galaxies_stack_menu_lists_cells_in_numeric_order():
+    from bot.ui.galaxies import cell_order
+    assert sorted(["10,1", "3,-1", "9,-1", "-1,0", "3,-2"], key=cell_order) == \
+        ["-1,0", "3,-2", "3,-1", "9,-1", "10,1"]
