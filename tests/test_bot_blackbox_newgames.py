@@ -3,6 +3,7 @@ would. Each test is a reproduction of something a player met."""
 
 from __future__ import annotations
 
+from bot import ui
 from tests.botkit import command, drawn, fake, press, running_bot, said, settle  # noqa: F401
 from tests.test_bot_byop1 import GAME, start
 from tests.test_bot_fair import live_controls
@@ -41,7 +42,6 @@ async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, d
 
 
 def test_byop1_suggestion_of_one_typed_slide_says_one_slide():
-    from bot import ui
     state = GAME.new_game(["1", "2"], seed=5)
     first = ui.adapter_for("byop1").suggestions(GAME, state, "1", "")[0][0]
     (typed, label), *_ = ui.adapter_for("byop1").suggestions(GAME, state, "1", first)
@@ -78,3 +78,30 @@ def test_galaxies_stack_menu_lists_cells_in_numeric_order():
     from bot.ui.galaxies import cell_order
     assert sorted(["10,1", "3,-1", "9,-1", "-1,0", "3,-2"], key=cell_order) == \
         ["-1,0", "3,-2", "3,-1", "9,-1", "10,1"]
+
+
+async def test_byop1_every_suggestion_is_accepted_as_it_is(fake, drawn, tmp_path):
+    """Suggestions after what a player typed so far (nothing, one slide, several, lower case,
+    with spaces): each is a move the game accepts now; then one of them is played."""
+    import random
+    rnd = random.Random(7)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=11) as bot:
+        table = await start(fake, bot, alice, [bob], options="rounds=1")
+        for _ in range(12):
+            state = await table.state()
+            user = rnd.choice([alice, bob])
+            typed = ""
+            for _ in range(rnd.randrange(4)):
+                values = [v for v, _ in ui.adapter_for("byop1").suggestions(GAME, state, str(user), typed)
+                          if v != "done"]
+                typed = rnd.choice(values)
+            for text in (typed, typed.lower(), " ".join(typed)):
+                choices = await fake.autocomplete(user, "move", {"move": text}, focused="move",
+                                                  channel=table.thread)
+                assert choices, text
+                for choice in choices:
+                    GAME.apply(state, str(user), choice["value"])
+            pick = rnd.choice([c["value"] for c in choices if c["value"] != "done"])
+            res = await command(fake, user, "move", {"move": pick}, channel=table.thread)
+            assert "Played" in said(res), said(res)
