@@ -105,3 +105,23 @@ async def test_byop1_every_suggestion_is_accepted_as_it_is(fake, drawn, tmp_path
             pick = rnd.choice([c["value"] for c in choices if c["value"] != "done"])
             res = await command(fake, user, "move", {"move": pick}, channel=table.thread)
             assert "Played" in said(res), said(res)
+
+
+def test_byop1_result_image_lists_every_total_within_its_width():
+    """Twelve players with long names: the totals wrap onto as many lines as they need, each
+    line fitting the picture (it used to run off the right edge and drop players)."""
+    import xml.etree.ElementTree as ET
+
+    import render
+    players = [str(i) for i in range(12)]
+    names = {p: f"Somebody Long Name {p}" for p in players}
+    state = GAME.new_game(players, seed=5, options={"rounds": 1})
+    for p in players[:11]:
+        state = GAME.apply(state, p, "done")
+    root = ET.fromstring(render.render_svg(GAME.view(state, None), names))
+    width = float(root.get("width"))
+    lines = ["".join(e.itertext()) for e in root.iter() if e.get("class") == "totals"]
+    assert " ".join(lines).count("Somebody") == 12
+    assert all(14 + 12 * len(line) <= width for line in lines)
+    assert float(root.get("height")) >= max(float(e.get("y")) for e in root.iter()
+                                            if e.get("class") in ("totals", "next")) + 8
