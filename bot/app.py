@@ -4,6 +4,7 @@ background task that fires timers and delivers the outbox."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -16,6 +17,7 @@ from discord.ext import commands
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller, Tree
 from .delivery import Delivery
+from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
 from .storage import Store
@@ -58,6 +60,7 @@ class PiecepackBot(commands.Bot):
         self.flow: GameFlow | None = None
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
+        self.renderer = Renderer(settings.render_in)
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
@@ -71,6 +74,7 @@ class PiecepackBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._wake = asyncio.Event()
         self._due_lock = asyncio.Lock()
+        self.renderer.start()
         self.store = await Store.open(self.settings.db_path)
         self.flow = GameFlow(self.store, self.now, reminder_hours=self.settings.reminder_hours,
                              default_deadline=self.settings.default_deadline,
@@ -85,6 +89,9 @@ class PiecepackBot(commands.Bot):
             await self.sync_commands_if_changed()
         if self.background:
             self._task = asyncio.create_task(self._background(), name="piecepack-background")
+        # Everything loaded so far lives as long as the bot: out of the collector's sight, a
+        # full collection (which stops the event loop) walks only what games make and drop.
+        gc.freeze()
 
     async def close(self) -> None:
         if self._task is not None:
@@ -95,6 +102,7 @@ class PiecepackBot(commands.Bot):
                 pass
             self._task = None
         await super().close()
+        self.renderer.close()
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -157,6 +165,7 @@ class PiecepackBot(commands.Bot):
         """Something was queued: let the background task deliver it now."""
         if self._wake is not None:
             self._wake.set()
+            self.delivery.wake()   # its boards start drawing at once
 
     async def run_due(self) -> None:
         """Fire the timers that are due and deliver the queued notices (tests call this)."""

@@ -162,7 +162,7 @@ class Controller(commands.Cog):
         files = []
         for n, view in enumerate(views):
             try:
-                png = await asyncio.to_thread(delivery.render_board, {"view": view, "names": names})
+                png = await self.bot.renderer.png({"view": view, "names": names})
             except Exception:
                 log.exception("could not draw a board of game %s", view.get("game"))
                 continue

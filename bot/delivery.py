@@ -35,12 +35,6 @@ RETRY_DELAYS = (2, 10, 60, 300, 1800, 3600)   # seconds, then give up
 BOARD_FILE = "board.png"
 
 
-def render_board(board: dict) -> bytes:
-    import render  # the renderer is slow to import; only the dispatcher needs it
-
-    return render.render_png(board["view"], names=board.get("names"))
-
-
 def pings(payload: dict) -> discord.AllowedMentions:
     """Exactly the users the notice means to notify (a name or text that looks like a
     mention pings nobody)."""
@@ -54,18 +48,91 @@ class Delivery:
         self.bot = bot
         self.lock = asyncio.Lock()
         self.dm_channels: dict[int, int] = {}
+        self.drawings: dict[int, asyncio.Future] = {}   # notice id -> its board being drawn
+        self._looking: asyncio.Future | None = None
+        self._queued = asyncio.Event()
+        self._look_again = False
 
     async def deliver_due(self) -> int:
-        """Send every notice that is due; returns how many were sent."""
+        """Send every notice that is due, in order within each game; returns how many were
+        sent. Games are served side by side: one game's slow board holds up only that game's
+        later notices, and notices queued meanwhile for other games go out at once."""
         sent = 0
         async with self.lock:
-            while True:
-                items = await self.bot.store.pending_outbox(self.bot.now())
-                if not items:
-                    return sent
-                for item in items:
-                    if await self.deliver(item):
-                        sent += 1
+            running: dict[int | None, asyncio.Task] = {}
+            try:
+                while True:
+                    self._queued.clear()
+                    items = await self.bot.store.pending_outbox(self.bot.now(), limit=200)
+                    self.start_drawing(items)
+                    by_game: dict[int | None, list[OutboxItem]] = {}
+                    for item in items:
+                        if item.game_id not in running:   # (a running game fetches its own next)
+                            by_game.setdefault(item.game_id, []).append(item)
+                    for game_id, group in by_game.items():
+                        running[game_id] = asyncio.create_task(self.deliver_in_order(group))
+                    if not running:
+                        return sent
+                    queued = asyncio.create_task(self._queued.wait())
+                    try:
+                        await asyncio.wait([*running.values(), queued], return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        queued.cancel()
+                    for game_id, task in list(running.items()):
+                        if task.done():
+                            del running[game_id]
+                            sent += task.result()
+            finally:   # (cancelled: the bot is closing)
+                for task in running.values():
+                    task.cancel()
+
+    async def deliver_in_order(self, items: list[OutboxItem]) -> int:
+        sent = 0
+        for item in items:
+            try:
+                if await self.deliver(item):
+                    sent += 1
+            finally:
+                drawing = self.drawings.pop(item.id, None)
+                if drawing is not None:   # (not sent now: drawn again when it is)
+                    drawing.cancel()
+        return sent
+
+    # Boards are drawn ahead: as soon as notices are queued (`wake`), every board among the
+    # due notices starts drawing, so the renderer's workers share them out while earlier
+    # notices are still being sent; each is then sent in its turn.
+
+    def wake(self) -> None:
+        """Notices were queued: start drawing their boards now (and let a dispatcher that is
+        busy with other games take them up)."""
+        self._queued.set()
+        if self._looking is not None and not self._looking.done():
+            self._look_again = True
+            return
+        self._looking = asyncio.ensure_future(self._look_ahead())
+
+    async def _look_ahead(self) -> None:
+        while True:
+            self._look_again = False
+            try:
+                self.start_drawing(await self.bot.store.pending_outbox(self.bot.now()))
+            except Exception as exc:   # (the store closing); the dispatcher draws them anyway
+                log.debug("could not look ahead at the outbox: %r", exc)
+                return
+            if not self._look_again:
+                return
+
+    def start_drawing(self, items) -> None:
+        for item in items:
+            board = item.payload.get("board")
+            if board and item.id not in self.drawings:
+                self.drawings[item.id] = self.draw(board)
+
+    def draw(self, board: dict) -> asyncio.Future:
+        drawing = asyncio.ensure_future(self.bot.renderer.png(board))
+        # (a board whose notice is not sent after all is never awaited: its error is dropped)
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return drawing
 
     async def deliver(self, item: OutboxItem) -> bool:
         store = self.bot.store
@@ -221,8 +288,9 @@ class Delivery:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
+            drawing = self.drawings.get(item.id) or self.draw(board)
             try:
-                png = await asyncio.to_thread(render_board, board)
+                png = await drawing
             except Exception:
                 log.exception("could not draw the board of game %s", item.game_id)
                 kwargs["attachments"] = []   # an edited post's old image shows an old board

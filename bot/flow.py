@@ -37,7 +37,8 @@ from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, 
 log = logging.getLogger(__name__)
 
 # Keys of a view that change with every commit of a secret phase without showing anything new.
-VOLATILE_VIEW_KEYS = frozenset({"log", "move_number", "to_act", "awaited", "committed", "draw_offer"})
+VOLATILE_VIEW_KEYS = frozenset({"log", "log_start", "move_number", "to_act", "awaited", "committed",
+                                "draw_offer"})
 SEAT_DRAW_SALT = 0x5EA70D5A   # the seat draw uses its own stream of the game's seed
 REMINDER_SHARE = 0.8          # remind at 80% of a deadline
 REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
@@ -46,6 +47,25 @@ REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 # The actions every game has besides moves: event kind -> the engine's call.
 GENERIC_OPS = {"resign": Game.resign, "offer": Game.offer_draw, "accept": Game.accept_draw,
                "decline": Game.decline_draw}
+
+
+class ViewsOnce:
+    """A game whose `view` is built once per (state, viewer) and then shared: callers read
+    views, never change them. Everything else is the game's own."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._views: dict[tuple[int, str | None], tuple[object, dict]] = {}
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def view(self, state, viewer: str | None = None) -> dict:
+        key = (id(state), viewer)
+        cached = self._views.get(key)
+        if cached is None or cached[0] is not state:   # (the state is kept: ids stay unique)
+            cached = self._views[key] = (state, self.game.view(state, viewer))
+        return cached[1]
 
 
 @dataclass
@@ -135,8 +155,10 @@ class GameFlow:
     # ---- reading ---------------------------------------------------------------------------
 
     @staticmethod
-    def game_of(row: GameRow):
-        return engine.get_game(row.game)
+    def game_of(row: GameRow) -> "ViewsOnce":
+        """The row's game, building each view once for as long as the caller keeps it (one
+        move asks for the same views in its plan, controls and prompts)."""
+        return ViewsOnce(engine.get_game(row.game))
 
     def state_of(self, row: GameRow):
         return self.game_of(row).from_json(row.state)
@@ -509,8 +531,10 @@ class GameFlow:
         adapter = ui.adapter_for(row.game)
         new_public = game.view(new, None)
         old_public = game.view(old, None) if old is not None else None
-        old_log = len(old_public["log"]) if old_public else 0
-        log_lines = [texts.with_names(e["text"], names) for e in new_public["log"][old_log:]]
+        # A view holds the latest entries of the log; log_start counts the ones before them.
+        seen = old_public["log_start"] + len(old_public["log"]) if old_public else 0
+        new_entries = new_public["log"][max(0, seen - new_public["log_start"]):]
+        log_lines = [texts.with_names(e["text"], names) for e in new_entries]
         finished = game.outcome(new) is not None
         board_post = posts.get("board")
 

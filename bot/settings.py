@@ -51,6 +51,7 @@ class Settings:
     default_deadline: str = "none"     # a key of DEADLINES
     reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
     guild_ready_timeout: float = 2.0
+    render_in: str = "process"         # where boards are drawn: bot.rendering.MODES
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -123,7 +124,11 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     level = (get("LOG_LEVEL") or "INFO").upper()
     if not isinstance(logging.getLevelName(level), int):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    render_in = (get("PIECEPACK_RENDER") or "process").lower()
+    if render_in not in ("process", "thread", "inline"):
+        raise SettingsError("PIECEPACK_RENDER must be process (the default), thread or inline.")
     return Settings(
+        render_in=render_in,
         token=token,
         db_path=get("PIECEPACK_DB") or "./piecepack.sqlite3",
         api_base=api_base_url(get("DISCORD_API_BASE")) if get("DISCORD_API_BASE") else None,

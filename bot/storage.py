@@ -91,6 +91,17 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_tag ON outbox(game_id, tag);
     ALTER TABLE seats ADD COLUMN dm_closed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 2 -> 3: a delivered board is kept only until a later post of its tag has one (each
+    # carried a whole view: storage grew with the square of a game's length)
+    """
+    UPDATE outbox SET payload = json_remove(payload, '$.board')
+    WHERE tag IS NOT NULL AND (delivered_at IS NOT NULL OR failed IS NOT NULL)
+      AND json_extract(payload, '$.board') IS NOT NULL
+      AND EXISTS (SELECT 1 FROM outbox AS later
+                  WHERE later.game_id IS outbox.game_id AND later.tag = outbox.tag
+                    AND later.id > outbox.id AND later.delivered_at IS NOT NULL
+                    AND json_extract(later.payload, '$.board') IS NOT NULL)
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -532,10 +543,21 @@ class Store:
                 return (await cur.fetchone())[0]
 
     async def outbox_delivered(self, item_id: int, now: float, message_id: int | None) -> None:
-        async with self.lock:
+        """Mark a notice sent. When it showed a board, the earlier posts of its tag keep theirs
+        no longer: a later edit or repost takes the board from this one (or a newer one)."""
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET delivered_at=?, message_id=?, attempts=attempts+1 WHERE id=?",
                 (now, message_id, item_id))
+            # Each delivery clears its predecessors, so only the latest few can hold a board.
+            await self.db.execute(
+                "UPDATE outbox SET payload = json_remove(payload, '$.board') WHERE id IN "
+                "(SELECT older.id FROM outbox AS this JOIN outbox AS older "
+                " ON older.game_id IS this.game_id AND older.tag = this.tag AND older.id < this.id "
+                " WHERE this.id=? AND json_extract(this.payload, '$.board') IS NOT NULL "
+                " ORDER BY older.id DESC LIMIT 5) "
+                "AND (delivered_at IS NOT NULL OR failed IS NOT NULL) "
+                "AND json_extract(payload, '$.board') IS NOT NULL", (item_id,))
 
     async def outbox_retry(self, item_id: int, next_attempt_at: float, *, attempted: bool = True) -> None:
         """Try again at `next_attempt_at`; `attempted=False` postpones without counting a try."""

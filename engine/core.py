@@ -148,6 +148,19 @@ def _thaw_state(state: Mapping) -> dict:
     return {k: list(v) if k == "log" else thaw(v) for k, v in state.items()}
 
 
+def _freeze_state(s: dict, before: Mapping) -> FrozenDict:
+    """freeze(s) for a state thawed from `before` by _thaw_state: the log's old entries are
+    shared with `before` (checked by identity, at C speed) and only new ones are frozen, so a
+    move costs the same at move 1000 as at move 10."""
+    old = before["log"]
+    log = s["log"]
+    if len(log) >= len(old) and log[:len(old)] == list(old):
+        log = old + tuple(freeze(entry) for entry in log[len(old):])
+    else:
+        log = freeze(log)
+    return FrozenDict({k: log if k == "log" else freeze(v) for k, v in s.items()})
+
+
 # --------------------------------------------------------------------------- chance
 
 
@@ -195,6 +208,11 @@ class Rng:
 
 
 # --------------------------------------------------------------------------- the game base
+
+# How many of the latest log entries a view carries (view["log"]); the state keeps them all.
+# Enough for every event of a turn (a Global Warming round logs about 15), small enough that
+# a view costs the same at move 1000 as at move 10.
+VIEW_LOG = 40
 
 
 class Game:
@@ -343,7 +361,7 @@ class Game:
         s["move_number"] += 1
         if not secret:
             s["draw_offer"] = None
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def scores(self, state: Mapping) -> dict[str, int]:
         self._own(state)
@@ -372,7 +390,10 @@ class Game:
             "outcome": outcome.to_json() if outcome else None,
             "left": list(state["left"]),
             "draw_offer": thaw(state["draw_offer"]),
-            "log": thaw(state["log"]),
+            # The recent public events, oldest first: the last VIEW_LOG entries (what a board
+            # marks and a notice says), not the whole game; `log_start` counts those left out.
+            "log": thaw(state["log"][-VIEW_LOG:]),
+            "log_start": max(0, len(state["log"]) - VIEW_LOG),
         }
         own = self._view(state, viewer)
         own.update(common)
@@ -429,7 +450,7 @@ class Game:
         s = _thaw_state(state)
         self._leave(s, player, f"{player} resigned")
         s["move_number"] += 1
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def offer_draw(self, state: Mapping, player: str):
         self._own(state)
@@ -445,7 +466,7 @@ class Game:
         s = _thaw_state(state)
         s["draw_offer"] = {"by": player, "accepted": [player]}
         self._log(s, f"{player} offers a draw.", event="draw_offer", player=player)
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def accept_draw(self, state: Mapping, player: str):
         self._own(state)
@@ -462,7 +483,7 @@ class Game:
             s["result"] = Outcome((), "draw agreed", draw=True).to_json()
             s["draw_offer"] = None
             self._log(s, "The players agreed to a draw.", event="draw")
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def decline_draw(self, state: Mapping, player: str):
         """Decline an offer (or, by the one who made it, withdraw it)."""
@@ -474,7 +495,7 @@ class Game:
         s = _thaw_state(state)
         s["draw_offer"] = None
         self._log(s, f"{player} declined the draw.", event="draw_declined", player=player)
-        return freeze(s)
+        return _freeze_state(s, state)
 
     def expire(self, state: Mapping):
         """A deadline passed: apply the game's time-out policy to everyone awaited."""
@@ -489,7 +510,7 @@ class Game:
         s["rng"] = rng.state
         s["move_number"] += 1
         s["draw_offer"] = None
-        return freeze(s)
+        return _freeze_state(s, state)
 
     # ---- helpers for games ---------------------------------------------------------------
 

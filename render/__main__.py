@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
                    help="file to write (default: board.png, or board.svg with --svg)")
     p.add_argument("--svg", action="store_true", help="write the SVG instead of a PNG")
     p.add_argument("--width", type=int, default=None,
-                   help="PNG width in pixels (default: the drawing's own size)")
+                   help="PNG width in pixels (default: 800, as the bot sends boards)")
     return p
 
 

@@ -1,14 +1,25 @@
 """Small SVG helpers, and SVG -> PNG with resvg using only the bundled font.
 
 Drawings are plain strings: each helper returns one element. Text is always set in the bundled
-DejaVu Sans, and resvg is told to skip system fonts, so a PNG is the same on every machine.
+DejaVu Sans, and resvg's font database holds only that font (no system fonts), so a PNG is the
+same on every machine.
+
+PNGs are scaled up to `PNG_WIDTH` pixels wide: a board drawn 560 user units wide becomes an
+800 px image, crisp on a phone's 2x screen (Discord shows it about 400 points wide), without any
+game laying itself out anew.
+The binding (svg2png-py, resvg built for speed) lets go of the GIL while it draws, and keeps
+its font database for the life of the process rather than loading the fonts on every call.
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 
-import resvg_py
+import svg2png_py
+
+from . import glyphs
 
 FONT_DIR = Path(__file__).parent / "fonts"
 FONT_FILES = (FONT_DIR / "DejaVuSans.ttf", FONT_DIR / "DejaVuSans-Bold.ttf")
@@ -96,15 +107,88 @@ def document(width: int, height: int, body: str, defs: str = "", **values) -> st
     )
 
 
+PNG_WIDTH = 800   # pixels: drawings narrower than this are scaled up to it
+
+_ROOT_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
+
+
+@lru_cache(maxsize=1)
+def font_database() -> svg2png_py.FontDatabase:
+    """Only the bundled font files, loaded once per process."""
+    fonts = svg2png_py.FontDatabase()
+    for path in FONT_FILES:
+        fonts.load_font_file(str(path))
+    return fonts
+
+
+def _options() -> svg2png_py.RenderOptions:
+    return svg2png_py.RenderOptions(font_family=FONT_FAMILY)
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The drawing's own size: read from our root element, else measured by resvg."""
+    match = _ROOT_SIZE.search(svg[:1000])
+    if match:
+        return float(match.group(1)), float(match.group(2))
+    return svg2png_py.svg_intrinsic_size(svg, font_database(), _options())
+
+
+@lru_cache(maxsize=2)
+def bundled_font(bold: bool) -> glyphs.Font:
+    return glyphs.Font(FONT_FILES[1 if bold else 0])
+
+
+_TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
+_ATTRIBUTE = re.compile(r'([\w:-]+)="([^"]*)"')
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'"}
+# What a text's outline path takes over from it; anything else (spacing, baselines, ...) and
+# the text is left for resvg to set.
+_TEXT_ONLY = {"x", "y", "font-family", "font-size", "font-weight", "text-anchor"}
+_ALLOWED = _TEXT_ONLY | {"fill", "class", "opacity", "fill-opacity", "stroke", "stroke-width",
+                         "stroke-linejoin", "transform", "id"}
+
+
+def _outline(match: re.Match) -> str:
+    attributes = dict(_ATTRIBUTE.findall(match.group(1)))
+    content = " ".join(re.sub(r"&\w+;", lambda m: _ENTITIES.get(m.group(0), m.group(0)),
+                              match.group(2)).split())
+    if (attributes.get("font-family") != FONT_FAMILY or "font-size" not in attributes
+            or attributes.get("font-weight", "bold") != "bold"
+            or not all(name in _ALLOWED or name.startswith("data-") for name in attributes)):
+        return match.group(0)
+    font = bundled_font("font-weight" in attributes)
+    path = glyphs.line_path(font, content, attributes.get("text-anchor", "start"))
+    if path is None:   # a character the font lacks
+        return match.group(0)
+    scale = f"{float(attributes['font-size']) / font.units_per_em:.6g}"
+    place = (f"translate({attributes.get('x', '0')} {attributes.get('y', '0')}) "
+             f"scale({scale} -{scale})")
+    if "transform" in attributes:
+        place = f"{attributes['transform']} {place}"
+    kept = "".join(f' {name}="{value}"' for name, value in attributes.items()
+                   if name not in _TEXT_ONLY and name != "transform")
+    return f'<path transform="{place}"{kept} d="{path}"/>'
+
+
+def outline_text(svg: str) -> str:
+    """`svg` with each of our <text> elements replaced by the outline of its glyphs: the same
+    picture, drawn without resvg's text layout."""
+    return _TEXT.sub(_outline, svg)
+
+
+def png_scale(own_width: float, width: int | None = None) -> float:
+    """PNG pixels per user unit: to `width` when given, else up to PNG_WIDTH (never down)."""
+    return width / own_width if width else max(1.0, PNG_WIDTH / own_width)
+
+
 def svg_to_png(svg: str, width: int | None = None) -> bytes:
-    """Rasterise `svg` (at its own size, or scaled to `width` pixels wide) with the bundled font
-    only: system fonts are skipped, so the bytes do not depend on the machine."""
-    png = resvg_py.svg_to_bytes(
-        svg_string=svg,
-        width=width,
-        skip_system_fonts=True,
-        font_files=[str(path) for path in FONT_FILES],
-        font_family=FONT_FAMILY,
-        sans_serif_family=FONT_FAMILY,
-    )
-    return png if isinstance(png, bytes) else bytes(png)  # some releases return a list of ints
+    """Rasterise `svg` scaled up to PNG_WIDTH pixels wide (or to `width` pixels wide) with
+    the bundled font only, so the bytes do not depend on the machine. Text is drawn as glyph
+    outlines (see `outline_text`)."""
+    svg = outline_text(svg)
+    own_width, own_height = svg_size(svg)
+    scale = png_scale(own_width, width)
+    size = (max(1, round(own_width * scale)), max(1, round(own_height * scale)))
+    png = svg2png_py.svg_to_png(svg, font_database(), transform=(scale, 0, 0, 0, scale, 0),
+                                bg_size=size, options=_options())
+    return png if isinstance(png, bytes) else bytes(png)

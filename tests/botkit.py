@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.delivery
+import bot.rendering
 from bot.app import PiecepackBot
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
@@ -32,7 +32,8 @@ class FakeClock:
 
 def settings_for(fake: FakeDiscord, db: Path, **overrides) -> Settings:
     values = dict(token=fake.token, db_path=str(db), api_base=fake.base_url,
-                  gateway_url=fake.gateway_url, guild_ready_timeout=0.05)
+                  gateway_url=fake.gateway_url, guild_ready_timeout=0.05,
+                  render_in="thread")   # no worker processes to start for each test's bot
     values.update(overrides)
     return Settings(**values)
 
@@ -86,7 +87,7 @@ def drawn(monkeypatch):
         views[png] = board["view"]
         return png
 
-    monkeypatch.setattr(bot.delivery, "render_board", stub)
+    monkeypatch.setattr(bot.rendering, "draw_board", stub)
     return views
 
 

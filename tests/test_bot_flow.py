@@ -10,7 +10,7 @@ import discord
 import pytest
 
 import engine
-from bot import delivery as delivery_module, texts
+from bot import rendering, texts
 from bot.delivery import RETRY_DELAYS, Delivery
 from bot.flow import GameFlow, UserError, parse_options
 from bot.storage import Notice, Store
@@ -160,6 +160,7 @@ class Response:
 class FakeBot:
     def __init__(self, store, clock):
         self.store, self.clock = store, clock
+        self.renderer = rendering.Renderer("thread")
 
     def now(self):
         return self.clock()
@@ -217,7 +218,7 @@ async def test_a_board_that_cannot_be_drawn_still_sends_the_text(store, monkeypa
 
     bot = FakeBot(store, clock)
     bot.http, bot.allowed_mentions = HTTP(), None
-    monkeypatch.setattr(delivery_module, "render_board", lambda board: 1 / 0)
+    monkeypatch.setattr(rendering, "draw_board", lambda board: 1 / 0)
     await store.add_notices(None, [Notice("channel", 7, {"content": "text", "board": {"view": {}}})], clock())
     assert await Delivery(bot).deliver_due() == 1
     (channel_id, params), = sent

@@ -11,7 +11,7 @@ import hashlib
 import sqlite3
 
 import engine
-from bot import delivery as delivery_module
+from bot import rendering
 from bot.delivery import RETRY_DELAYS
 from tests import fakediscord
 from tests.botkit import (FakeClock, break_route, command, drawn, fake, open_game, press,  # noqa: F401
@@ -186,7 +186,7 @@ async def test_an_edited_board_that_cannot_be_drawn_loses_its_old_image(fake, dr
         def broken(board):
             raise RuntimeError("the renderer failed")
 
-        monkeypatch.setattr(delivery_module, "render_board", broken)
+        monkeypatch.setattr(rendering, "draw_board", broken)
         step = next(c for c in board.custom_ids() if c.startswith("pp:act:"))
         assert "Played" in said(await press(fake, actor, step, message_id=board.id))
         await settle(bot)

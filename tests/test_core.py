@@ -371,3 +371,20 @@ def test_rng_helpers_stay_in_range():
         rng.below(0)
     # The stream is fixed forever: a game replays the same on any Python.
     assert Rng(0).next64() == 0xE220A8397B1DCDAF
+
+
+def test_long_games_share_the_log_and_views_carry_a_window_of_it():
+    from engine import core
+
+    state = REL.new_game(["a", "b"], seed=2)
+    rng = core.Rng(5)
+    while len(state["log"]) <= core.VIEW_LOG + 3:
+        player = REL.to_act(state)[0]
+        before = state
+        state = REL.apply(state, player, rng.choice(REL.legal_actions(state, player)))
+        # the earlier entries are the very same objects: nothing re-frozen per move
+        assert all(a is b for a, b in zip(before["log"], state["log"]))
+    view = REL.view(state, None)
+    assert view["log"] == [core.thaw(e) for e in state["log"][-core.VIEW_LOG:]]
+    assert view["log_start"] == len(state["log"]) - core.VIEW_LOG
+    assert REL.from_json(REL.to_json(state)) == state

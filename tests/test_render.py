@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-import resvg_py
+import svg2png_py
 
 import engine
 import render
@@ -231,7 +231,7 @@ def test_real_views_from_the_engine(tmp_path):
     assert sorted(e.get("data-cell") for e in with_class(root, "last-swap")) == ["b1", "d2"]
     assert [e.get("data-value") for e in with_class(root, "trophy-won")] == ["2"]
     png = render.render_png(view)
-    assert png_size(png) == (relativity.WIDTH, relativity.HEIGHT)
+    assert png_size(png) == (800, round(relativity.HEIGHT * 800 / relativity.WIDTH))
 
 
 def test_a_whole_random_game_draws_at_every_step():
@@ -250,7 +250,9 @@ def test_a_whole_random_game_draws_at_every_step():
 
 def test_png_is_valid_at_the_default_size_and_scales():
     view = hand_view()
-    assert png_size(render.render_png(view)) == (relativity.WIDTH, relativity.HEIGHT)
+    # Scaled up to 800 px wide by default: crisp on a phone's 2x screen.
+    width, height = png_size(render.render_png(view))
+    assert width == 800 and abs(height - 800 * relativity.HEIGHT / relativity.WIDTH) <= 1
     width, height = png_size(render.render_png(view, width=400))
     assert width == 400 and abs(height - 400 * relativity.HEIGHT / relativity.WIDTH) <= 1
 
@@ -261,22 +263,21 @@ def test_the_same_view_gives_the_same_bytes():
     assert render.render_png(view) == render.render_png(view)
 
 
-def test_only_the_bundled_font_is_loaded(monkeypatch):
-    calls = []
-    real = resvg_py.svg_to_bytes
+def _rasterise(text: str, fonts: "svg2png_py.FontDatabase") -> bytes:
+    """`text` drawn like svg.svg_to_png does, but with the font database given."""
+    width, height = svg.svg_size(text)
+    scale = svg.png_scale(width)
+    return bytes(svg2png_py.svg_to_png(
+        text, fonts, transform=(scale, 0, 0, 0, scale, 0),
+        bg_size=(round(width * scale), round(height * scale)),
+        options=svg2png_py.RenderOptions(font_family=svg.FONT_FAMILY)))
 
-    def spy(**kwargs):
-        calls.append(kwargs)
-        return real(**kwargs)
 
-    monkeypatch.setattr(svg.resvg_py, "svg_to_bytes", spy)
-    render.render_png(hand_view())
-    (kwargs,) = calls
-    assert kwargs["skip_system_fonts"] is True
-    assert not kwargs.get("font_dirs")
+def test_only_the_bundled_font_is_loaded():
     bundled = sorted(str(p) for p in (ROOT / "render" / "fonts").glob("*.ttf"))
-    assert sorted(kwargs["font_files"]) == bundled
-    assert all(Path(f).is_file() for f in kwargs["font_files"])
+    assert sorted(str(p) for p in svg.FONT_FILES) == bundled
+    assert all(Path(f).is_file() for f in bundled)
+    assert len(svg.font_database()) == len(bundled)   # one face per file, nothing else
 
 
 def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
@@ -284,28 +285,60 @@ def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
     blank = svg.document(200, 60, "")
     drawn = svg.svg_to_png(with_text)
     assert drawn != svg.svg_to_png(blank)  # the text really is drawn
-    no_fonts = resvg_py.svg_to_bytes(svg_string=with_text, skip_system_fonts=True, font_files=[])
-    assert bytes(no_fonts) == svg.svg_to_png(blank)  # ... and only our fonts can draw it
+    no_fonts = _rasterise(with_text, svg2png_py.FontDatabase())
+    assert no_fonts == svg.svg_to_png(blank)  # ... and only our fonts can draw it
     # Regular and bold faces are both in the bundle.
     regular = svg.document(200, 60, svg.text(10, 30, "Night 5", 30, anchor="start"))
     assert svg.svg_to_png(regular) not in (drawn, svg.svg_to_png(blank))
 
 
-def test_system_fonts_make_no_difference():
+def test_system_fonts_make_no_difference(monkeypatch):
     """The same bytes whether resvg may see the machine's fonts or not: only ours are used."""
-    text_svg = render.render_svg(hand_view())
+    text_svg = render.render_svg(hand_view(), names={"ann": "Ann 🙂"})   # the emoji: <text> kept
     ours = svg.svg_to_png(text_svg)
-    system = resvg_py.svg_to_bytes(svg_string=text_svg, skip_system_fonts=False,
-                                   font_files=[str(p) for p in svg.FONT_FILES],
-                                   font_family=svg.FONT_FAMILY)
-    assert bytes(system) == ours
+    fonts = svg2png_py.FontDatabase()
+    fonts.load_system_fonts()
+    for path in svg.FONT_FILES:
+        fonts.load_font_file(str(path))
+    monkeypatch.setattr(svg, "font_database", lambda: fonts)
+    assert svg.svg_to_png(text_svg) == ours
 
 
-def test_png_bytes_even_from_a_resvg_that_returns_a_list(monkeypatch):
-    real = resvg_py.svg_to_bytes
-    monkeypatch.setattr(svg.resvg_py, "svg_to_bytes", lambda **kw: list(real(**kw)))
+def _pixels(text: str) -> bytes:
+    return svg2png_py.svg_to_rgba(text, svg.font_database(),
+                                  options=svg2png_py.RenderOptions(font_family=svg.FONT_FAMILY))[0]
+
+
+@pytest.mark.parametrize("bold", [False, True])
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+def test_text_drawn_as_outlines_looks_like_resvgs_own_text(bold, anchor):
+    x = {"start": 5, "middle": 200, "end": 395}[anchor]
+    line = svg.text(x, 20, "Alice to move · Space, AVAT 1234…", 15, bold=bold, anchor=anchor)
+    document = svg.document(400, 40, line)
+    outlined = svg.outline_text(document)
+    assert "<text" not in outlined and "<path" in outlined
+    ours, theirs = _pixels(outlined), _pixels(document)
+    inked = sum(1 for value in theirs[3::4] if value)
+    differing = sum(1 for a, b in zip(ours[3::4], theirs[3::4]) if abs(a - b) > 96)
+    assert inked > 1000 and differing < inked * 0.05   # the same glyphs in the same places
+
+
+def test_only_our_text_elements_become_outlines():
+    plain = svg.text(10, 20, "Bob", 12, class_="name", data_seat="1")
+    assert svg.outline_text(plain).startswith('<path transform="translate(10 24.38) ')
+    assert 'class="name" data-seat="1"' in svg.outline_text(plain)
+    kept = [svg.text(10, 20, "漢字", 12),                          # not in the bundled font
+            svg.text(10, 20, "Bob", 12, letter_spacing="2"),      # spacing: resvg sets it
+            '<text x="1" y="2" font-family="Serif" font-size="9">x</text>']
+    for element in kept:
+        assert svg.outline_text(element) == element
+
+
+def test_png_bytes_even_from_a_binding_that_returns_a_list(monkeypatch):
+    real = svg2png_py.svg_to_png
+    monkeypatch.setattr(svg.svg2png_py, "svg_to_png", lambda *a, **kw: list(real(*a, **kw)))
     png = svg.svg_to_png(svg.document(10, 10, ""))
-    assert isinstance(png, bytes) and png_size(png) == (10, 10)
+    assert isinstance(png, bytes) and png_size(png) == (800, 800)
 
 
 def test_a_view_of_an_undrawn_game_is_refused():
@@ -320,7 +353,7 @@ def test_cli_writes_the_opening_position_as_png(tmp_path, capsys):
     out = tmp_path / "board.png"
     assert cli(["relativity", "--seed", "7", "--out", str(out)]) == 0
     png = out.read_bytes()
-    assert png_size(png) == (relativity.WIDTH, relativity.HEIGHT)
+    assert png_size(png) == (800, round(relativity.HEIGHT * 800 / relativity.WIDTH))
     state = GAME.new_game(["Player 1", "Player 2"], seed=7)
     assert png == render.render_png(GAME.view(state, None))
 

@@ -413,7 +413,8 @@ def test_random_games_draw_at_every_step_from_every_seat(count):
 def test_png_is_valid():
     png = render.render_png(GAME.view(GAME.new_game(PLAYERS, seed=1), "bob"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
-    assert struct.unpack(">II", png[16:24]) == (global_warming.WIDTH, global_warming.HEIGHT)
+    scale = 800 / global_warming.WIDTH   # scaled up to 800 px wide
+    assert struct.unpack(">II", png[16:24]) == (800, round(global_warming.HEIGHT * scale))
 
 
 def test_cli_draws_global_warming_for_a_player_count(tmp_path):

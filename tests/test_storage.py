@@ -190,3 +190,47 @@ async def test_a_failed_transaction_writes_nothing(tmp_path):
     assert (await store.get_game(game.id)).version == 0
     assert await store.outbox_rows() == []
     await store.close()
+
+
+async def test_a_delivered_board_clears_the_boards_of_earlier_posts_of_its_tag(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game = await new_game(store)
+    board = {"view": {"log": ["..."] * 50}, "names": {}}
+    await store.add_notices(game.id, [Notice("channel", 3, {"content": "1", "board": board}, tag="board"),
+                                      Notice("user", 10, {"content": "dm", "board": board}, tag="dm:10")],
+                            now=1.0)
+    first, dm = await store.pending_outbox(1.0)
+    await store.outbox_delivered(first.id, 1.0, 501)
+    await store.outbox_delivered(dm.id, 1.0, 502)
+    await store.add_notices(game.id, [
+        Notice("channel", 3, {"content": "status"}, tag="board", edit_of=first.id),
+        Notice("channel", 3, {"content": "2", "board": board}, tag="board")], now=2.0)
+    status, second = await store.pending_outbox(2.0)
+    await store.outbox_delivered(status.id, 2.0, 501)   # no board: the first keeps its own
+    assert "board" in (await store.outbox_item(first.id)).payload
+    await store.outbox_delivered(second.id, 2.0, 503)
+    cleared = await store.outbox_item(first.id)
+    assert cleared.payload == {"content": "1"} and cleared.message_id == 501
+    assert (await store.outbox_item(second.id)).payload["board"] == board   # the latest keeps it
+    assert (await store.outbox_item(dm.id)).payload["board"] == board       # another tag's too
+    await store.close()
+
+
+async def test_migration_3_clears_boards_superseded_before_it(tmp_path, monkeypatch):
+    path = str(tmp_path / "db.sqlite3")
+    monkeypatch.setattr(storage, "SCHEMA_VERSION", 2)
+    store = await Store.open(path)
+    game = await new_game(store)
+    board = {"view": {"log": ["..."] * 50}, "names": {}}
+    await store.add_notices(game.id, [Notice("channel", 3, {"n": n, "board": board}, tag="board")
+                                      for n in range(3)], now=1.0)
+    for item in await store.pending_outbox(1.0):
+        await store.db.execute("UPDATE outbox SET delivered_at=1 WHERE id=?", (item.id,))
+    await store.close()
+    monkeypatch.setattr(storage, "SCHEMA_VERSION", len(storage.MIGRATIONS))
+    store = await Store.open(path)
+    assert await store.schema_version() == 3
+    rows = await store.outbox_rows(game.id)
+    assert [("board" in r["payload"], r["payload"]["n"]) for r in rows] == [
+        (False, 0), (False, 1), (True, 2)]
+    await store.close()

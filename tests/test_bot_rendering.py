@@ -1,0 +1,66 @@
+"""The bot's renderer: boards drawn in worker processes (or a thread), the same bytes as the
+renderer's own, and a fall back to a thread when the workers cannot be used."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+import engine
+import render
+from bot.rendering import Renderer
+
+GAME = engine.get_game("relativity")
+
+
+def board() -> dict:
+    state = GAME.new_game(["ann", "bob"], seed=3)
+    return {"view": GAME.view(state, None), "names": {"ann": "Annie", "bob": "Bob"}}
+
+
+async def test_worker_processes_draw_the_same_bytes_as_the_renderer():
+    renderer = Renderer("process", workers=1)
+    renderer.start()
+    try:
+        drawn = await renderer.png(board())
+    finally:
+        renderer.close()
+    assert drawn == render.render_png(board()["view"], names=board()["names"])
+
+
+async def test_a_dead_worker_pool_falls_back_to_a_thread():
+    renderer = Renderer("process", workers=1)
+    renderer.start()
+    try:
+        await renderer.png(board())
+        for pid in list(renderer._pool._processes):   # a worker killed from outside
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        drawn = await renderer.png(board())
+    finally:
+        renderer.close()
+    assert renderer.mode == "thread"
+    assert drawn == render.render_png(board()["view"], names=board()["names"])
+
+
+async def test_thread_and_inline_modes_draw_too():
+    for mode in ("thread", "inline"):
+        assert (await Renderer(mode).png(board()))[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="process, thread, inline"):
+        Renderer("gpu")
+
+
+def test_the_render_setting(tmp_path):
+    from bot.settings import SettingsError, load_settings
+
+    assert load_settings({"DISCORD_TOKEN": "t"}, cwd=tmp_path).render_in == "process"
+    assert load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER": "Thread"},
+                         cwd=tmp_path).render_in == "thread"
+    with pytest.raises(SettingsError, match="PIECEPACK_RENDER"):
+        load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER": "gpu"}, cwd=tmp_path)
