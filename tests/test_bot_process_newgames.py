@@ -6,11 +6,37 @@ post keeps live controls, only players were pinged, and no text went over Discor
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
+from pathlib import Path
 
 from tests.botkit import command, fake_discord, press, said
 from tests.test_bot_fair import pinged_by
 from tests.test_bot_process import BotProcess
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started by `pid` and by them (Linux /proc)."""
+    out = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in children.read_text().split():
+            out += [int(child)] + descendants(int(child))
+    return out
+
+
+async def kill_9(proc: BotProcess, fake) -> None:
+    """kill -9 the bot. Its render workers outlive it holding its output pipe open (so
+    asyncio's wait() would never return): wait for the exit status, then end them too."""
+    workers = descendants(proc.proc.pid)
+    proc.proc.kill()
+    await fake.wait_for(lambda: proc.proc.returncode is not None, timeout=10)
+    for pid in workers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.reader.cancel()
 
 
 def public_controls(fake) -> list:
@@ -47,8 +73,7 @@ async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):
                     moved, moves = True, moves + 1
                     if not killed and "Nobody else sees it" in said(res):
                         # a secret choice is made, the other is awaited: the process dies
-                        proc.proc.kill()
-                        await proc.proc.wait()
+                        await kill_9(proc, fake)
                         proc = BotProcess(fake, db, tmp_path)
                         await proc.__aenter__()
                         await fake.wait_for(lambda: fake.identify_count >= 2 and fake.connected,
@@ -65,6 +90,8 @@ async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):
                 body = record.body if isinstance(record.body, dict) else {}
                 data = body.get("data") if isinstance(body.get("data"), dict) else body
                 assert len(data.get("content") or "") <= 2000
+            assert await proc.stop() == 0
             assert fake.token not in proc.output.decode(errors="replace")
         finally:
-            await proc.__aexit__(None, None, None)
+            if proc.proc.returncode is None:
+                await kill_9(proc, fake)
