@@ -768,9 +768,10 @@ class GameFlow:
         new_round = old is None or adapter.private_round(game, old) != adapter.private_round(game, new)
         notices: list[Notice] = []
 
-        if (actor is not None and kind == "move" and not in_place and not new_round
+        if (actor is not None and kind == "move" and not in_place and not new_round and not finished
                 and actor in live_dms and actor not in row.dms_closed):
-            # A move typed with /move: the player's board message follows it.
+            # A move typed with /move: the player's board message follows it (unless the move
+            # ended the game: then the DM only loses its controls, below).
             payload = self.private_payload(row, game, new, actor, names)
             notices.append(Notice("user", int(actor), {**payload, "repost": True},
                                   tag=f"dm:{actor}", edit_of=live_dms[actor].id))
@@ -825,8 +826,10 @@ class GameFlow:
         lines = head_lines + adapter.board_status(game, new, names)
         content = compose("\n".join(lines),
                           self.turn_lines(row, game, old, new, names, deadline_at, fresh=set(playing)))
+        # Players whose DMs are known closed get no DM: the post that asks them pings them.
+        pinged = sorted(p for p in playing if p in row.dms_closed and not computers.is_computer(p))
         notices.append(Notice("channel", thread, {"content": content, "controls": controls,
-                                                  "deadline_at": deadline_at,
+                                                  "deadline_at": deadline_at, "pinged": pinged,
                                                   "round_started_at": now}, tag="board"))
         for player in playing:
             if player not in row.dms_closed and not computers.is_computer(player):
@@ -919,10 +922,13 @@ class GameFlow:
                          "in your DMs (or press **Open my private controls**).")
         for player in private:
             if player not in row.dms_closed:   # those are told about the button below
-                lines.append(f"{who(player)}: your private board is in your DMs.")
+                # (true before the bot learns whether the player's DMs are open)
+                lines.append(f"{who(player)}: your private board comes by DM; if your DMs are "
+                             "closed, press **Open my private controls**.")
         closed = [p for p in secret + private if p in row.dms_closed]
         if closed:
-            lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
+            # (mentioned when newly asked: no DM tells them)
+            lines.append(f"{' '.join(map(who, closed))}: I cannot send you DMs, so press "
                          "**Open my private controls**.")
         if status_secret:
             lines.append(self.secret_status(game, new, names))

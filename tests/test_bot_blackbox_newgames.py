@@ -20,12 +20,18 @@ async def test_byop1_solo_done_typed_in_the_thread_ends_the_game(fake, drawn, tm
         plan = await table.solution(alice)
         await command(fake, alice, "move", {"move": plan}, channel=table.thread)
         await settle(bot)
+        since = len(fake.all_payloads)
         res = await command(fake, alice, "move", {"move": "done"}, channel=table.thread)
         assert "went wrong" not in said(res), said(res)
         await settle(bot)
         assert GAME.outcome(await table.state()) is not None
         assert "solved the board" in fake.messages(table.thread)[-1].content
         assert live_controls(fake, table.game_id) == []
+        # the finishing move is not copied to the DM board (the game has no board any more):
+        # the DM only loses its controls
+        dm = fake.dm_channel(alice)
+        assert not [r for r in fake.all_payloads[since:] if r.channel_id == dm and r.contains("game is over")]
+        assert fake.dms(alice)[-1].content.endswith("*(Closed: this choice is over; see the thread.)*")
 
 
 async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, drawn, tmp_path):
@@ -129,10 +135,9 @@ def test_byop1_result_image_lists_every_total_within_its_width():
                                             if e.get("class") in ("totals", "next")) + 8
 
 
-@pytest.mark.xfail(strict=True, reason="bot/flow.py _private_plan: a new round's status post pings "
-                   "nobody (no 'pinged' in its payload) and names closed-DM players without a "
-                   "mention, so a BYOP1 player without DMs is never told a new round began")
 async def test_byop1_a_player_without_dms_is_pinged_when_a_new_round_begins(fake, drawn, tmp_path):
+    """No DM tells a player whose DMs are closed that a round began: the round's post pings
+    them (and only them: the others have their DM)."""
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
     fake.close_dms(bob)
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
@@ -144,4 +149,19 @@ async def test_byop1_a_player_without_dms_is_pinged_when_a_new_round_begins(fake
             await press(fake, user, question.button("Yes, do it"), message_id=question.id)
         await settle(bot)
         assert GAME.view(await table.state(), None)["round"] == 2
-        assert any(str(bob) in pinged_by(r) for r in fake.all_payloads[since:])
+        pinged = set().union(*(pinged_by(r) for r in fake.all_payloads[since:]))
+        assert pinged == {str(bob)}
+        status = fake.messages(table.thread)[-1].content
+        assert f"<@{bob}>: I cannot send you DMs" in status
+
+
+async def test_byop1_first_round_post_does_not_promise_a_dm(fake, drawn, tmp_path):
+    """Round 1 is posted before the bot knows whose DMs are closed: what it says stays true."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    fake.close_dms(bob)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        table = await start(fake, bot, alice, [bob], options="rounds=2")
+        await settle(bot)
+        first = [m.content for m in fake.messages(table.thread) if "comes by DM" in m.content]
+        assert first and "if your DMs are closed, press **Open my private controls**" in first[0]
+        assert not any("is in your DMs" in m.content for m in fake.messages(table.thread))
