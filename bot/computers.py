@@ -22,6 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import computer
+from bot.workers import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,8 @@ class Thinker:
         try:
             # (not fork: the bot has threads whose locks a forked child would copy)
             context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=die_with_parent)   # (ends with the bot)
         except (OSError, ValueError, NotImplementedError) as exc:
             log.warning("cannot start a computer player process (%s); thinking in a thread", exc)
             self.mode = "thread"

@@ -19,6 +19,8 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.workers import die_with_parent
+
 log = logging.getLogger(__name__)
 
 MODES = ("process", "thread", "inline")
@@ -32,7 +34,8 @@ def draw_board(board: dict) -> bytes:
 
 
 def _start_worker() -> None:
-    """In each fresh worker: import the renderer and load the fonts."""
+    """In each fresh worker: end with the bot, import the renderer and load the fonts."""
+    die_with_parent()
     from render import svg
 
     svg.font_database()

@@ -11,6 +11,7 @@ import random
 import signal
 from pathlib import Path
 
+from bot.workers import running
 from tests.botkit import command, fake_discord, press, said
 from tests.test_bot_fair import pinged_by
 from tests.test_bot_process import BotProcess
@@ -26,16 +27,19 @@ def descendants(pid: int) -> list[int]:
 
 
 async def kill_9(proc: BotProcess, fake) -> None:
-    """kill -9 the bot. Its render workers outlive it holding its output pipe open (so
-    asyncio's wait() would never return): wait for the exit status, then end them too."""
+    """kill -9 the bot. Its worker processes (render pool, fork server) end by themselves:
+    they used to outlive it, holding its output pipe open."""
     workers = descendants(proc.proc.pid)
     proc.proc.kill()
     await fake.wait_for(lambda: proc.proc.returncode is not None, timeout=10)
-    for pid in workers:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    try:
+        await fake.wait_for(lambda: not any(running(pid) for pid in workers), timeout=30)
+    finally:
+        for pid in workers:   # (whatever happened, leave nothing running)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
     proc.reader.cancel()
 
 
