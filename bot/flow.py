@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 from dataclasses import dataclass, replace
 from typing import Awaitable, Callable, Mapping
@@ -82,9 +83,14 @@ class Done:
     private: bool = False   # a move on the player's own private board
 
 
-def parse_options(text: str | None) -> dict:
-    """`/play options:` text: a JSON object, or `key=value` pairs separated by spaces or `;`.
-    A value that reads as JSON is taken as JSON; a value with commas becomes a list."""
+OPTION_KEY = re.compile(r"(?:^|(?<=[\s;,]))([A-Za-z_][\w-]*)\s*=\s*")
+
+
+def parse_options(text: str | None, *, example: str = "") -> dict:
+    """`/play options:` text: a JSON object, or `key=value` pairs separated by spaces, `;` or
+    commas (`rounds=2, ranking=slides`; spaces around `=` are fine). A value that reads as JSON
+    is taken as JSON; a value with commas becomes a list (`starts=Sn, S4`). `example`: a
+    key=value of the game at hand, for the error message."""
     text = (text or "").strip()
     if not text:
         return {}
@@ -96,16 +102,28 @@ def parse_options(text: str | None) -> dict:
         if not isinstance(value, dict):
             raise UserError("The options must be a JSON object.")
         return value
+
+    def refuse(part: str) -> UserError:
+        return UserError("Write options as key=value" + (f", for example {example}" if example else "")
+                         + f" (not {texts.excerpt(part)}).")
+
+    keys = list(OPTION_KEY.finditer(text))
+    if not keys or keys[0].start() > 0:
+        raise refuse(text[:keys[0].start()].strip(" ;,") if keys else text)
     options: dict = {}
-    for part in text.replace(";", " ").split():
-        key, sep, value = part.partition("=")
-        if not sep or not key:
-            raise UserError("Write options as key=value, for example variant=diagonal "
-                            f"(not {texts.excerpt(part)}).")
+    for key, after in zip(keys, keys[1:] + [None]):
+        value = text[key.end():after.start() if after else len(text)].strip().strip(";,").strip()
         try:
-            options[key] = json.loads(value)
+            options[key.group(1)] = json.loads(value)
+            continue
         except json.JSONDecodeError:
-            options[key] = value.split(",") if "," in value else value
+            pass
+        items = [item.strip() for item in value.split(",")]
+        if any(re.search(r"\s", item) for item in items):   # a word that is no key=value
+            raise refuse(next(w for item in items for w in item.split()[1:]))
+        if len(items) > 1 and "" in items:
+            raise refuse(value)
+        options[key.group(1)] = items if len(items) > 1 else value
     return options
 
 

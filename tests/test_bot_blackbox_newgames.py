@@ -165,3 +165,18 @@ async def test_byop1_first_round_post_does_not_promise_a_dm(fake, drawn, tmp_pat
         first = [m.content for m in fake.messages(table.thread) if "comes by DM" in m.content]
         assert first and "if your DMs are closed, press **Open my private controls**" in first[0]
         assert not any("is in your DMs" in m.content for m in fake.messages(table.thread))
+
+
+async def test_play_options_written_with_commas_and_spaces(fake, drawn, tmp_path):
+    """`rounds=2, ranking=slides` and `rounds = 1` are taken as written; a malformed option's
+    error shows an example of the game's own options."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        table = await start(fake, bot, alice, [bob], options="rounds=2, ranking=slides")
+        state = await table.state()
+        assert (state["data"]["rounds"], state["data"]["ranking"]) == (2, "slides")
+        res = await command(fake, alice, "play", {"game": "byop1", "options": "rounds"})
+        assert "for example rounds=3" in said(res) and "variant" not in said(res), said(res)
+        await command(fake, bob, "play", {"game": "byop1", "options": "rounds = 1"})
+        (lobby,) = [r for r in await bot.store.games_of_user(int(bob)) if r.status == "lobby"]
+        assert lobby.options == {"rounds": 1}
