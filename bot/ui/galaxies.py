@@ -80,7 +80,7 @@ class GalaxiesAdapter(Adapter):
         # nearest the player's own hole first)
         hole = view["holes"][player]
         actions.sort(key=lambda cell: distance(cell, hole))
-        specs = choice_specs(game_id, st, actions)
+        specs = choice_specs(game_id, st, actions, what="Form: cells", first_note=", nearest your hole")
         if specs and specs[0][0] == "pick":
             specs = specs[:4]        # the fifth row holds Pass (the Form area fills 4 menus)
         return specs + pass_button
