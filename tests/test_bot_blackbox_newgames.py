@@ -47,6 +47,10 @@ async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, d
         await settle(bot)
         assert GAME.outcome(await table.state()) is not None
         assert live_controls(fake, table.game_id) == []
+        # the final post says the result once
+        end = fake.messages(table.thread)[-1].content
+        assert "The game is over after 1 round." in end, end
+        assert end.count("wins") == 1 and end.count("Points:") == 1, end
 
 
 def test_byop1_suggestion_of_one_typed_slide_says_one_slide():

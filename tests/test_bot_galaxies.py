@@ -227,6 +227,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
         end = fake.messages(table.thread)[-1].content
         scores = GAME.scores(state)
         assert f"Score: alice {scores[str(alice)]}, bob {scores[str(bob)]}." in end
+        assert "The galaxies have merged." in end and end.count("Score") == 1, end   # said once
         if outcome.draw:
             assert "draw" in end and "play another game" in end
         else:
