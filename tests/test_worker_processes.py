@@ -25,7 +25,7 @@ from bot.rendering import Renderer
 renderer = Renderer("process", workers=2)
 renderer.start()
 thinker = Thinker("process", workers=1)
-thinker._start()
+thinker.start()
 thinker._pool.submit(os.getpid).result()
 for _ in range(2):
     renderer._pool.submit(os.getpid).result()
@@ -61,3 +61,16 @@ def test_workers_end_when_the_bot_is_killed():
             except ProcessLookupError:
                 pass
         bot.stdout.close()
+
+
+async def test_computer_players_think_at_a_lower_priority_than_boards_are_drawn():
+    # On two cores a strong computer's search must not take the CPU from the boards people wait for.
+    from bot.computers import Thinker
+    from bot.rendering import Renderer
+
+    thinker, renderer = Thinker("process"), Renderer("process", workers=1)
+    try:
+        assert await thinker.run(os.nice, 0) >= await renderer.run(os.nice, 0) + 10
+    finally:
+        thinker.close()
+        renderer.close()
