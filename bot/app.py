@@ -23,6 +23,7 @@ from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
 from .storage import Store
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,8 @@ class PiecepackBot(commands.Bot):
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
         self.renderer = Renderer(settings.render_in)
+        # a game's slow work (Pack Solitaire's solver) runs apart from boards and computers
+        self.slow_work = WorkerPool(settings.render_in, 1, nice=10)
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
@@ -119,6 +122,7 @@ class PiecepackBot(commands.Bot):
                              seed_source=self.seed_source, seat_order=self.seat_order,
                              # computers think where boards are drawn (a process, in the bot)
                              thinker=Thinker(self.settings.render_in),
+                             background_pool=self.slow_work,
                              computer_pace=self.settings.computer_pace)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
@@ -156,6 +160,7 @@ class PiecepackBot(commands.Bot):
             self.flow.stop_computers()
         await super().close()
         self.renderer.close()
+        self.slow_work.close()
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -35,6 +35,7 @@ from . import computers, texts, ui
 from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -166,9 +167,12 @@ class GameFlow:
     def __init__(self, store: Store, clock: Callable[[], float], *, reminder_hours: float = 24.0,
                  default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
                  seat_order: Callable[[list, int], list] | None = None,
-                 thinker: "computers.Thinker | None" = None, computer_pace: float = 1.0):
+                 thinker: "computers.Thinker | None" = None, computer_pace: float = 1.0,
+                 background_pool: WorkerPool | None = None):
         self.store = store
         self.thinker = thinker or computers.Thinker("thread")
+        # games' slow background work (e.g. a solver): a process of its own, at a low priority
+        self.background_pool = background_pool or WorkerPool("thread")
         self.computer_pace = computer_pace   # times computers.PAUSE (and BYOP1's slide pace)
         self.thinking: dict[tuple[int, str], asyncio.Task] = {}
         self.clock = clock
@@ -468,7 +472,7 @@ class GameFlow:
     # ---- background work (off the event loop) ---------------------------------------------
 
     def launch_background(self, game_id: int, game, state, extras: Mapping) -> asyncio.Future | None:
-        """Start the game's background work (if it has any still to do) in a worker thread;
+        """Start the game's background work (if it has any still to do) in the background pool;
         its answer is merged into the game's extras when it comes."""
         if game_id in self.jobs:
             return self.jobs[game_id]
@@ -476,7 +480,7 @@ class GameFlow:
         if work is None:
             return None
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(None, work)
+        job = loop.create_task(self.background_pool.run(work))
         self.jobs[game_id] = job
 
         async def keep() -> None:

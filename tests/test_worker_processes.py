@@ -74,3 +74,15 @@ async def test_computer_players_think_at_a_lower_priority_than_boards_are_drawn(
     finally:
         thinker.close()
         renderer.close()
+
+
+def test_a_games_background_work_can_be_sent_to_a_worker_process():
+    # The flow runs it in the background pool's process: it must pickle (no closures).
+    import pickle
+
+    import engine
+    from bot import ui
+
+    game = engine.get_game("pack-solitaire")
+    work = ui.adapter_for(game.name).background(game, game.new_game(["1"], seed=3), {})
+    assert pickle.loads(pickle.dumps(work)).args == work.args

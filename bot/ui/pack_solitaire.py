@@ -7,10 +7,12 @@ the event loop, and kept in the game's extras for the result."""
 
 from __future__ import annotations
 
+import functools
+
 import discord
 from discord.ui import DynamicItem, Select
 
-from engine.pack_solitaire import TILES
+from engine.pack_solitaire import TILES, solve
 from engine.piecepack import VALUE_NAMES
 
 from ..components import builds, controller, values_of
@@ -20,6 +22,13 @@ from . import SELECT_SIZE, Adapter, register, stamp
 def tile_words(tile: str) -> str:
     """'n25' -> 'null, 2, 5'."""
     return ", ".join(VALUE_NAMES[v] for v in tile)
+
+
+def best_of_deal(tiles: tuple[str, ...]) -> dict:
+    """The deal's best score and one layout reaching it (the game's background work: it runs
+    in a worker process, so it is a plain function of plain values)."""
+    best = solve(tiles)
+    return {"best": best.score, "best_layout": [list(p) for p in best.placements]}
 
 
 class PackSolitaireAdapter(Adapter):
@@ -63,13 +72,8 @@ class PackSolitaireAdapter(Adapter):
     def background(self, game, state, extras):
         if "best" in extras:
             return None
-        tiles = tuple(game.view(state)["tiles"])
-
-        def work() -> dict:
-            from engine.pack_solitaire import solve
-            best = solve(tiles)
-            return {"best": best.score, "best_layout": [list(p) for p in best.placements]}
-        return work
+        # a module-level function and its arguments: it may run in another process
+        return functools.partial(best_of_deal, tuple(game.view(state)["tiles"]))
 
     def extras_at_finish(self, game, state):
         view = game.view(state)
