@@ -178,7 +178,7 @@ class Controller(commands.Cog):
     @app_commands.command(name="play", description="Open a lobby for a piecepack game")
     @app_commands.describe(game="Which game", opponent="Invite one player directly",
                            deadline="Time for each move (default: the server's setting)",
-                           options="Game options, e.g. variant=diagonal",
+                           options="Game options as key=value pairs (type to see the game's)",
                            computers="Fill the empty seats with computer players of this level")
     @app_commands.choices(game=GAME_CHOICES, deadline=DEADLINE_CHOICES, computers=COMPUTER_CHOICES)
     @app_commands.guild_only()
@@ -206,7 +206,7 @@ class Controller(commands.Cog):
                 game_name=game, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host_id=interaction.user.id, host_name=interaction.user.display_name,
                 deadline=deadline, opponent_id=opponent.id if opponent else None,
-                options=parse_options(options))
+                options=parse_options(options, example=next(iter(ui.adapter_for(game).option_hints), "")))
             if self.flow.game_of(row).max_players == 1:
                 await self.start_solo(interaction, row)
                 return

@@ -204,19 +204,20 @@ class PickSelect(DynamicItem[Select], template=r"pp:pick:(?P<gid>\d+):(?P<stamp>
     """A menu of the presser's actions (one of up to five pages of 25)."""
 
     def __init__(self, game_id: int, stamp: str, n: int, actions: list[str] | None = None,
-                 labels: list[str] | None = None):
+                 labels: list[str] | None = None, placeholder: str | None = None):
         actions = actions or []
         labels = labels or actions
         options = [discord.SelectOption(label=label[:100], value=action)
                    for action, label in zip(actions, labels)] or [discord.SelectOption(label="-")]
-        placeholder = "Choose your move" if n == 0 else f"More moves ({n * 25 + 1}-)"
+        if placeholder is None:   # (specs stored before pages said their range)
+            placeholder = "Choose your move" if n == 0 else f"Moves {n * 25 + 1}-{n * 25 + len(actions)}"
         super().__init__(Select(custom_id=f"pp:pick:{game_id}:{stamp}:{n}", options=options,
                                 placeholder=placeholder))
         self.game_id, self.stamp = game_id, stamp
 
     @classmethod
-    def from_spec(cls, game_id, stamp, n, actions, labels=None):
-        return cls(int(game_id), stamp, int(n), actions, labels)
+    def from_spec(cls, game_id, stamp, n, actions, labels=None, placeholder=None):
+        return cls(int(game_id), stamp, int(n), actions, labels, placeholder)
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):

@@ -13,20 +13,12 @@ thread in tests. It only ever gets the view of the computer's own seat.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import logging
-import multiprocessing
-import os
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 import computer
-
-log = logging.getLogger(__name__)
+from bot.workers import WorkerPool
 
 LEVELS = computer.LEVELS            # ("easy", "strong")
-MODES = ("process", "thread", "inline")
 PAUSE = 1.5                         # seconds before a computer's move (times the pace setting)
 
 
@@ -70,41 +62,14 @@ def decide(game_name: str, level: str, seed: int, view: dict) -> tuple[str, floa
     return action, (float(delay(action)) if delay else 0.0)
 
 
-class Thinker:
-    def __init__(self, mode: str = "process", workers: int = 1):
-        if mode not in MODES:
-            raise ValueError(f"computer mode must be one of {', '.join(MODES)}, not {mode!r}")
-        self.mode = mode
-        self.workers = workers
-        self._pool: Executor | None = None
+class Thinker(WorkerPool):
+    """One worker process, at a lower priority: a computer may take a moment longer, a person
+    waiting for a board should not."""
 
-    def _start(self) -> None:
-        if self._pool is not None:
-            return
-        try:
-            # (not fork: the bot has threads whose locks a forked child would copy)
-            context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        except (OSError, ValueError, NotImplementedError) as exc:
-            log.warning("cannot start a computer player process (%s); thinking in a thread", exc)
-            self.mode = "thread"
+    what = "computer players"
+
+    def __init__(self, mode: str = "process", workers: int = 1):
+        super().__init__(mode, workers, nice=10)
 
     async def decide(self, game_name: str, level: str, seed: int, view: dict) -> tuple[str, float]:
-        if self.mode == "inline":
-            return decide(game_name, level, seed, view)
-        if self.mode == "process":
-            self._start()
-            if self._pool is not None:
-                try:
-                    return await asyncio.get_running_loop().run_in_executor(
-                        self._pool, decide, game_name, level, seed, view)
-                except BrokenProcessPool:
-                    log.warning("the computer player process died; thinking in a thread from now on")
-                    self.close()
-                    self.mode = "thread"
-        return await asyncio.to_thread(decide, game_name, level, seed, view)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        return await self.run(decide, game_name, level, seed, view)

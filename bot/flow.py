@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 from dataclasses import dataclass, replace
 from typing import Awaitable, Callable, Mapping
@@ -82,9 +83,14 @@ class Done:
     private: bool = False   # a move on the player's own private board
 
 
-def parse_options(text: str | None) -> dict:
-    """`/play options:` text: a JSON object, or `key=value` pairs separated by spaces or `;`.
-    A value that reads as JSON is taken as JSON; a value with commas becomes a list."""
+OPTION_KEY = re.compile(r"(?:^|(?<=[\s;,]))([A-Za-z_][\w-]*)\s*=\s*")
+
+
+def parse_options(text: str | None, *, example: str = "") -> dict:
+    """`/play options:` text: a JSON object, or `key=value` pairs separated by spaces, `;` or
+    commas (`rounds=2, ranking=slides`; spaces around `=` are fine). A value that reads as JSON
+    is taken as JSON; a value with commas becomes a list (`starts=Sn, S4`). `example`: a
+    key=value of the game at hand, for the error message."""
     text = (text or "").strip()
     if not text:
         return {}
@@ -96,16 +102,28 @@ def parse_options(text: str | None) -> dict:
         if not isinstance(value, dict):
             raise UserError("The options must be a JSON object.")
         return value
+
+    def refuse(part: str) -> UserError:
+        return UserError("Write options as key=value" + (f", for example {example}" if example else "")
+                         + f" (not {texts.excerpt(part)}).")
+
+    keys = list(OPTION_KEY.finditer(text))
+    if not keys or keys[0].start() > 0:
+        raise refuse(text[:keys[0].start()].strip(" ;,") if keys else text)
     options: dict = {}
-    for part in text.replace(";", " ").split():
-        key, sep, value = part.partition("=")
-        if not sep or not key:
-            raise UserError("Write options as key=value, for example variant=diagonal "
-                            f"(not {texts.excerpt(part)}).")
+    for key, after in zip(keys, keys[1:] + [None]):
+        value = text[key.end():after.start() if after else len(text)].strip().strip(";,").strip()
         try:
-            options[key] = json.loads(value)
+            options[key.group(1)] = json.loads(value)
+            continue
         except json.JSONDecodeError:
-            options[key] = value.split(",") if "," in value else value
+            pass
+        items = [item.strip() for item in value.split(",")]
+        if any(re.search(r"\s", item) for item in items):   # a word that is no key=value
+            raise refuse(next(w for item in items for w in item.split()[1:]))
+        if len(items) > 1 and "" in items:
+            raise refuse(value)
+        options[key.group(1)] = items if len(items) > 1 else value
     return options
 
 
@@ -768,9 +786,10 @@ class GameFlow:
         new_round = old is None or adapter.private_round(game, old) != adapter.private_round(game, new)
         notices: list[Notice] = []
 
-        if (actor is not None and kind == "move" and not in_place and not new_round
+        if (actor is not None and kind == "move" and not in_place and not new_round and not finished
                 and actor in live_dms and actor not in row.dms_closed):
-            # A move typed with /move: the player's board message follows it.
+            # A move typed with /move: the player's board message follows it (unless the move
+            # ended the game: then the DM only loses its controls, below).
             payload = self.private_payload(row, game, new, actor, names)
             notices.append(Notice("user", int(actor), {**payload, "repost": True},
                                   tag=f"dm:{actor}", edit_of=live_dms[actor].id))
@@ -825,8 +844,10 @@ class GameFlow:
         lines = head_lines + adapter.board_status(game, new, names)
         content = compose("\n".join(lines),
                           self.turn_lines(row, game, old, new, names, deadline_at, fresh=set(playing)))
+        # Players whose DMs are known closed get no DM: the post that asks them pings them.
+        pinged = sorted(p for p in playing if p in row.dms_closed and not computers.is_computer(p))
         notices.append(Notice("channel", thread, {"content": content, "controls": controls,
-                                                  "deadline_at": deadline_at,
+                                                  "deadline_at": deadline_at, "pinged": pinged,
                                                   "round_started_at": now}, tag="board"))
         for player in playing:
             if player not in row.dms_closed and not computers.is_computer(player):
@@ -919,10 +940,13 @@ class GameFlow:
                          "in your DMs (or press **Open my private controls**).")
         for player in private:
             if player not in row.dms_closed:   # those are told about the button below
-                lines.append(f"{who(player)}: your private board is in your DMs.")
+                # (true before the bot learns whether the player's DMs are open)
+                lines.append(f"{who(player)}: your private board comes by DM; if your DMs are "
+                             "closed, press **Open my private controls**.")
         closed = [p for p in secret + private if p in row.dms_closed]
         if closed:
-            lines.append(f"{texts.name_list(closed, names)}: I cannot send you DMs, so press "
+            # (mentioned when newly asked: no DM tells them)
+            lines.append(f"{' '.join(map(who, closed))}: I cannot send you DMs, so press "
                          "**Open my private controls**.")
         if status_secret:
             lines.append(self.secret_status(game, new, names))

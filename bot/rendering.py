@@ -12,16 +12,9 @@ start, and monkeypatched renderers still apply), "inline" (on the calling thread
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
-log = logging.getLogger(__name__)
-
-MODES = ("process", "thread", "inline")
+from bot.workers import WorkerPool
 
 
 def draw_board(board: dict) -> bytes:
@@ -31,58 +24,20 @@ def draw_board(board: dict) -> bytes:
     return render.render_png(board["view"], names=board.get("names"))
 
 
-def _start_worker() -> None:
-    """In each fresh worker: import the renderer and load the fonts."""
+def _load_renderer() -> None:
+    """In each fresh worker: import the renderer and load the fonts before the first board."""
     from render import svg
 
     svg.font_database()
 
 
-def _ready() -> bool:
-    return True
+class Renderer(WorkerPool):
+    what = "render workers"
 
-
-class Renderer:
     def __init__(self, mode: str = "process", workers: int | None = None):
-        if mode not in MODES:
-            raise ValueError(f"render mode must be one of {', '.join(MODES)}, not {mode!r}")
-        self.mode = mode
-        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
-        self._pool: Executor | None = None
-
-    def start(self) -> None:
-        """Start the worker processes (and have them load the renderer) ahead of the first
-        board; a no-op in the other modes."""
-        if self.mode != "process" or self._pool is not None:
-            return
-        try:
-            # Not fork: the bot has threads (aiosqlite's) whose locks a forked child would copy.
-            context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_start_worker)
-            for _ in range(self.workers):
-                self._pool.submit(_ready)   # starts the workers now, not at the first board
-        except (OSError, ValueError, NotImplementedError) as exc:
-            log.warning("cannot start render workers (%s); drawing boards in a thread", exc)
-            self.mode = "thread"
-            self._pool = None
+        # One per core (at most 4): the SVG build holds the GIL, so threads would not use them.
+        super().__init__(mode, workers or max(1, min(4, os.cpu_count() or 1)), initializer=_load_renderer)
 
     async def png(self, board: dict) -> bytes:
         """The PNG of `board`, drawn where it cannot stall the event loop."""
-        if self.mode == "inline":
-            return draw_board(board)
-        if self.mode == "process":
-            self.start()
-            if self._pool is not None:
-                try:
-                    return await asyncio.get_running_loop().run_in_executor(self._pool, draw_board, board)
-                except BrokenProcessPool:
-                    log.warning("the render workers died; drawing boards in a thread from now on")
-                    self.close()
-                    self.mode = "thread"
-        return await asyncio.to_thread(draw_board, board)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        return await self.run(draw_board, board)

@@ -52,7 +52,7 @@ class Settings:
     reminder_hours: float = 24.0       # first reminder in games without a deadline; then daily
     guild_ready_timeout: float = 2.0
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
-    render_in: str = "process"         # where boards are drawn: bot.rendering.MODES
+    render_in: str = "process"         # where boards are drawn: bot.workers.MODES
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
 
 

@@ -558,7 +558,7 @@ class Byop1(Game):
                 self._start_round(s, tied, rng)
             else:
                 d["finished"] = True
-                self._log(s, self._result_reason(s, tied[0]), event="end")
+                self._log(s, self._end_text(s, tied[0]), event="end")
                 return
         self._log(s, self._round_text(d), event="round_start", round=d["round"],
                   playoff=d["playoff"], players=list(d["boards"]))
@@ -613,6 +613,15 @@ class Byop1(Game):
         if r["status"] == "fumble":
             return f"{player} called Done on an incorrect board (a fumble)"
         return f"{player} did not finish the board in time"
+
+    def _end_text(self, state, winner) -> str:
+        """The log's last line. With others, who won and the points are the result's to say
+        (the bot states them once, under this line); alone, how the board went."""
+        if len(state["players"]) == 1:
+            return self._solo_reason(state, winner)
+        d = state["data"]
+        playoffs = f" and {_count(d['playoff'], 'playoff')}" if d["playoff"] else ""
+        return f"The game is over after {_count(d['round'] - d['playoff'], 'round')}{playoffs}."
 
     def _result_reason(self, state, winner) -> str:
         if len(state["players"]) == 1:

@@ -473,8 +473,8 @@ class Galaxies(Game):
             d["phase"] = "over"
             a, b = s["players"]
             score = self._count(d)
-            self._log(s, f"The galaxies have merged. Score: {a} {score[a]}, {b} {score[b]}.",
-                      event="end")
+            # (the score is the result's to say: the bot states it once, under this line)
+            self._log(s, "The galaxies have merged.", event="end", score={a: score[a], b: score[b]})
         else:
             self._begin_turn(s)
 

@@ -99,7 +99,7 @@ def _own_board(view: dict, names: dict) -> str:
     defs = pp.Defs()
     rows, columns = view["targets"]["rows"], view["targets"]["columns"]
     notes = [fit(_finished_line(view, names), 46)] + \
-        [fit(chunk, 46) for chunk in _wrap(_points_line(view, names), 46)[:3]]
+        [fit(chunk, 46) for chunk in _wrap(_points_line(view, names), 46)]
     height = TOP + 5 * CELL + 12 + (1 + len(notes)) * 24 + 8
     parts = [rect(0, 0, WIDTH, height, fill=BG)]
     slides = board["slides"]
@@ -158,7 +158,8 @@ def _points_line(view: dict, names: dict) -> str:
     totals = view["totals"]
     order = sorted(view["players"], key=lambda p: -totals[p])
     # A no-break space keeps each name with its points when the line wraps.
-    return "Points: " + ", ".join(f"{fit(names[p], 10)}\u00a0{totals[p]}" for p in order)
+    return "Points: " + ", ".join(f"{fit(names[p], 10)} {totals[p]}".replace(" ", "\u00a0")
+                                  for p in order)
 
 
 # ---------------------------------------------------------------------------- public image
@@ -181,7 +182,9 @@ def _public(view: dict, names: dict) -> str:
     width = max(420, cols * box_w + 16)
     rows_n = (count + cols - 1) // cols
     top = 56
-    height = top + rows_n * box_h + 3 * 30 + 10
+    # every player's total, on as many lines as they take (bold 20 px: about 12 px a character)
+    totals_lines = [] if solo else _wrap(_points_line(view, names), (width - 28) // 12)
+    height = top + rows_n * box_h + (len(totals_lines) + 1) * 28 + 30
     defs = pp.Defs()
     parts = [rect(0, 0, width, height, fill=BG)]
     title = f"Playoff {last['playoff']}" if last["playoff"] else f"Round {last['round']}"
@@ -214,15 +217,13 @@ def _public(view: dict, names: dict) -> str:
         parts.append(_grid(r["tiles"], marks, x0, y0, cell, defs, ticks=False,
                            css="mini-board"))
     y = top + rows_n * box_h + 14
-    totals = view["totals"]
-    order_t = sorted(view["players"], key=lambda p: -totals[p])
-    line = "Points: " + ", ".join(f"{fit(names[p], 10)} {totals[p]}" for p in order_t)
-    for k, chunk in enumerate([] if solo else _wrap(line, max(30, width // 11))[:2]):
+    for k, chunk in enumerate(totals_lines):
         parts.append(text(14, y + k * 28, chunk, 20, bold=k == 0, anchor="start", fill=INK,
                           class_="totals"))
     outcome = view.get("outcome")
     footer = _headline(view, names) if outcome else f"Now: {_round_title(view)}"
-    parts.append(text(14, y + 60, fit(footer, max(30, width // 11)), 20, bold=True,
+    parts.append(text(14, y + len(totals_lines) * 28 + 4, fit(footer, (width - 28) // 12), 20,
+                      bold=True,
                       anchor="start", fill=GOOD if outcome else SOFT,
                       class_="next"))
     return document(width, height, "".join(parts), defs.svg(), data_game="byop1",

@@ -104,8 +104,9 @@ def _player_chip(view: dict, names: dict, player: str, i: int) -> str:
     outcome = view.get("outcome") or {}
     lit = player in view["to_act"] or player in outcome.get("winners", [])
     mid = HEADER + (BAR - 8) / 2
-    line = f"{fit(names[player], 9)} · {view['scores'][player]} pts · " \
-           f"{view['hand_sizes'][player]} cards"
+    points, cards = view["scores"][player], view["hand_sizes"][player]
+    line = f"{fit(names[player], 9)} · {points} pt{'' if points == 1 else 's'} · " \
+           f"{cards} card{'' if cards == 1 else 's'}"
     if view["phase"] == "commit" and player in view["committed"]:
         line += " ✔"
     body = (rect(x, HEADER, half - 16, BAR - 8, rx=10, fill="#232a45",

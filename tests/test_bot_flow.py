@@ -138,15 +138,24 @@ async def test_a_deadline_expires_and_a_stale_timer_after_a_move_does_nothing(st
     ("variant=diagonal", {"variant": "diagonal"}),
     ("layouts=a,b; x=3", {"layouts": ["a", "b"], "x": 3}),
     ('{"starts": ["Sn", "S4"]}', {"starts": ["Sn", "S4"]}),
+    ("rounds=2, ranking=slides", {"rounds": 2, "ranking": "slides"}),   # as people write lists
+    ("rounds = 2 ; autodone= on", {"rounds": 2, "autodone": "on"}),
+    ("starts=Sn, S4, variant=diagonal", {"starts": ["Sn", "S4"], "variant": "diagonal"}),
+    ('starts=["Sn", "S4"], rounds=1', {"starts": ["Sn", "S4"], "rounds": 1}),
 ])
 def test_options_text(text, options):
     assert parse_options(text) == options
 
 
-@pytest.mark.parametrize("text", ["variant", "{not json", "[1, 2]"])
+@pytest.mark.parametrize("text", ["variant", "{not json", "[1, 2]", "rounds=2 extra", "=3", "a=1,,2"])
 def test_bad_options_text(text):
     with pytest.raises(UserError):
         parse_options(text)
+
+
+def test_bad_options_text_shows_the_games_own_example():
+    with pytest.raises(UserError, match="for example rounds=3 "):
+        parse_options("rounds", example="rounds=3")
 
 
 # --------------------------------------------------------------------------- the outbox

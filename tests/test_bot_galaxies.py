@@ -72,6 +72,9 @@ def check_no_leak(table, records, rendered):
     return len(records)
 
 
+MENU_PAGES: list[int] = []   # the Form menus met with several pages (a test checks it happens)
+
+
 async def give_target(table, way: int):
     """The resolving owner gives a target with the controls under the board (buttons, the
     stack menu then the destination menu, the Form menus) or, every third time, /move."""
@@ -118,6 +121,15 @@ async def give_target(table, way: int):
         offered = [o["value"] for c in ids if c.startswith("pp:pick:")
                    for o in board.select_options(c)]
         assert sorted(offered) == sorted(a for a in legal if a != "pass")
+        pages = [c for c in ids if c.startswith("pp:pick:")]
+        if len(pages) > 1:   # each page says which cells it holds
+            first = 1
+            for i, page in enumerate(pages):
+                last = first + len(board.select_options(page)) - 1
+                assert board.component(page)["placeholder"] == \
+                    f"Form: cells {first}-{last}" + (", nearest your hole" if i == 0 else "")
+                first = last + 1
+            MENU_PAGES.append(len(pages))
         res = await choose(fake, user, menu_id, [cell], message_id=board.id)
         played, used = cell, "cell menus"
     else:
@@ -175,6 +187,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
         turns = 0
         way = 0
         used = set()
+        MENU_PAGES.clear()
         while (await bot.store.get_game(table.game_id)).status == "active":
             turns += 1
             assert turns <= 6
@@ -214,6 +227,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
         end = fake.messages(table.thread)[-1].content
         scores = GAME.scores(state)
         assert f"Score: alice {scores[str(alice)]}, bob {scores[str(bob)]}." in end
+        assert "The galaxies have merged." in end and end.count("Score") == 1, end   # said once
         if outcome.draw:
             assert "draw" in end and "play another game" in end
         else:
@@ -221,6 +235,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
             assert f"**{'alice' if winner == str(alice) else 'bob'}** wins" in end
         assert turns == 6 and checked > 50
         assert used == {"/move", "stack menus", "cell menus", "cell buttons"}
+        assert MENU_PAGES   # (the Form menus' page labels were checked)
         replayed = await bot.flow.replay(table.game_id)
         assert GAME.to_json(replayed) == (await bot.store.get_game(table.game_id)).state
 

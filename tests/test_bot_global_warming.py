@@ -10,6 +10,7 @@ import re
 
 import engine
 from engine.global_warming import tile_name
+from tests.test_bot_fair import pinged_by
 from tests.botkit import (audience, FakeClock, choose, command, drawn, fake, press,  # noqa: F401
                           running_bot, said, settle)
 
@@ -313,7 +314,8 @@ async def test_stale_buttons_closed_dms_resigning_autocomplete_and_the_deadline(
 
         # turn 2: the old buttons of turn 1 bring the current ones; carol's DMs are known closed
         turn_post = fake.messages(thread)[-1]
-        assert "**carol**: I cannot send you DMs" in turn_post.content
+        assert f"<@{carol}>: I cannot send you DMs" in turn_post.content   # no DM tells her
+        assert str(carol) in pinged_by(fake.search_payloads("I cannot send you DMs")[-1])
         assert sum("I cannot send you direct messages" in m.content for m in fake.messages(thread)) == 1
         state = await table.state()
         assert state["data"]["turn"] == 2 and str(carol) in GAME.awaited(state)

@@ -44,7 +44,13 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         step = await (await fake.select(alice, tile_menu, ["1"], message_id=board.id)).done()
         menu = step.messages[-1]
         assert menu.ephemeral and "Tile **1**" in menu.text
-        pick = next(c for c in menu.custom_ids() if c.startswith("pp:pick:"))
+        picks = [c for c in menu.custom_ids() if c.startswith("pp:pick:")]
+        pick = picks[0]
+        # each page of places says which it holds (or, alone, what it is for)
+        sizes = [len(menu.select_options(c)) for c in picks]
+        expected = [f"Places {sum(sizes[:i]) + 1}-{sum(sizes[:i + 1])}" for i in range(len(picks))] \
+            if len(picks) > 1 else ["Choose where it goes"]
+        assert [menu.component(c)["placeholder"] for c in picks] == expected
         done = await (await fake.select(alice, pick, ["1@a1/3"], message_id=menu.id)).done()
         assert "1@a1/3" in said(done)
         await settle(bot)

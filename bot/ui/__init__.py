@@ -41,10 +41,12 @@ def stamp(game, state, player: str) -> str:
 
 
 def choice_specs(game_id: int, stamp_: str, actions: Iterable[str], *, labels: Mapping[str, str] = {},
-                 round_: int | None = None, chosen: str | None = None) -> list[list]:
+                 round_: int | None = None, chosen: str | None = None, what: str = "Moves",
+                 first_note: str = "") -> list[list]:
     """Buttons for a few short actions, else select menus of up to 25 each. With `round_`, the
     buttons are a secret phase's (they say which round they belong to); `chosen` is shown as
-    the player's current choice."""
+    the player's current choice. Menus over several pages say which of the actions each holds
+    ("Moves 26-50"; `what` names them, `first_note` follows the first page's range)."""
     texts_ = [str(a) for a in actions]
     if round_ is not None:
         specs = [["sec", game_id, round_, stamp_, t, labels.get(t, t), t == chosen] for t in texts_]
@@ -56,8 +58,16 @@ def choice_specs(game_id: int, stamp_: str, actions: Iterable[str], *, labels: M
         return specs
     fitting = [t for t in texts_ if len(t) <= 100]
     groups = [fitting[i:i + SELECT_SIZE] for i in range(0, len(fitting), SELECT_SIZE)]
-    return [["pick", game_id, stamp_, i, group, [labels.get(t, t) for t in group]]
-            for i, group in enumerate(groups[:MAX_SELECTS])]
+    groups = groups[:MAX_SELECTS]
+
+    def placeholder(i: int) -> str:
+        if len(groups) == 1:
+            return "Choose your move"
+        first = i * SELECT_SIZE + 1
+        return f"{what} {first}-{first + len(groups[i]) - 1}" + (first_note if i == 0 else "")
+
+    return [["pick", game_id, stamp_, i, group, [labels.get(t, t) for t in group], placeholder(i)]
+            for i, group in enumerate(groups)]
 
 
 def choices_cover(actions: Iterable[str], specs: list[list]) -> bool:

@@ -61,6 +61,9 @@ class Byop1Adapter(Adapter):
         board = own["board"]
         what = f"Playoff {own['playoff']}" if own["playoff"] else \
             f"Round {own['round']} of {own['rounds']}"
+        if board is None:   # the game is over (or this player sits out a playoff)
+            return "The game is over: see the result in the thread." if game.outcome(state) \
+                else f"{what}: you are not playing this one; see the thread."
         slides = f"{board['slides']} slide{'' if board['slides'] == 1 else 's'}"
         if board["status"] == "correct":
             return f"{what}: **correct**, {slides}. The results come when the round ends."
@@ -108,7 +111,7 @@ class Byop1Adapter(Adapter):
             if tiles is None:
                 return []
         if letters:
-            out.append((letters, f"{letters} ({len(letters)} slides)"))
+            out.append((letters, f"{letters} ({len(letters)} slide{'' if len(letters) == 1 else 's'})"))
         for move in "UDLR":
             after = slide(tiles, move)
             if after is not None:

@@ -29,6 +29,12 @@ def moves_by_source(actions: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def cell_order(cell: str) -> tuple[int, int]:
+    """Sort key of a cell `x,y`: by column then row, as numbers (`9,0` before `10,0`)."""
+    x, y = map(int, cell.split(","))
+    return x, y
+
+
 def stack_sizes(view: Mapping) -> dict[str, int]:
     """cell `x,y` -> the number of systems in the stack there."""
     return {f"{s['x']},{s['y']}": s["count"] for s in view.get("stacks", [])}
@@ -68,13 +74,13 @@ class GalaxiesAdapter(Adapter):
         moves = moves_by_source(actions)
         if moves:
             sizes = stack_sizes(view)
-            sources = [[src, stack_label(src, sizes)] for src in sorted(moves)][:SELECT_SIZE]
+            sources = [[src, stack_label(src, sizes)] for src in sorted(moves, key=cell_order)][:SELECT_SIZE]
             return [["galsrc", game_id, st, sources]] + pass_button
         # System (up to 8 cells: buttons) or Form (the area's cells: menus of 25, the cells
         # nearest the player's own hole first)
         hole = view["holes"][player]
         actions.sort(key=lambda cell: distance(cell, hole))
-        specs = choice_specs(game_id, st, actions)
+        specs = choice_specs(game_id, st, actions, what="Form: cells", first_note=", nearest your hole")
         if specs and specs[0][0] == "pick":
             specs = specs[:4]        # the fifth row holds Pass (the Form area fills 4 menus)
         return specs + pass_button

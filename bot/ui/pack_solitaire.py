@@ -145,11 +145,13 @@ class TileSelect(DynamicItem[Select], template=r"pp:packt:(?P<gid>\d+):(?P<stamp
             text = (f"Tile **{tile}** ({tile_words(view['tiles'][tile - 1])}), "
                     + (f"now on {where}." if where else "in the tray."))
             specs = []
+            several = len(places) > SELECT_SIZE
             for n in range(0, min(len(places), 4 * SELECT_SIZE), SELECT_SIZE):
                 group = places[n:n + SELECT_SIZE]
                 labels = [f"{a.split('@')[1].split('/')[0]}, turn {a.split('/')[1]}"
                           for a in group]
-                specs.append(["pick", row.id, self.stamp, n // SELECT_SIZE, group, labels])
+                placeholder = f"Places {n + 1}-{n + len(group)}" if several else "Choose where it goes"
+                specs.append(["pick", row.id, self.stamp, n // SELECT_SIZE, group, labels, placeholder])
             if back:
                 specs.append(["act", row.id, self.stamp, f"{tile}@off", f"Take tile {tile} back"])
             if not places:

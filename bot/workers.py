@@ -1,0 +1,141 @@
+"""The bot's worker processes (render pool, computer players' pool): one pool class, and what
+every worker does first.
+
+The bot may be killed with kill -9: nothing then tells its worker processes to stop, and they
+would live on holding the bot's output open. Under the "forkserver" start method a worker is
+the child of the fork server, not of the bot, and the fork server itself waits for its
+children (they hold its "bot alive" pipe open), so neither notices. So each worker:
+- asks the kernel for SIGKILL when its own parent dies (Linux prctl PR_SET_PDEATHSIG), and
+- watches the bot itself (the process that asked for it) from a daemon thread, and exits
+  when the bot is gone. Once the workers are gone, the fork server ends by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+log = logging.getLogger(__name__)
+
+PR_SET_PDEATHSIG = 1
+POLL_SECONDS = 0.5
+
+
+def die_with_parent() -> None:
+    """Process-pool initializer: end this process when the bot that started it ends."""
+    parent = multiprocessing.parent_process()
+    bot = parent.pid if parent is not None and parent.pid else os.getppid()
+    _kernel_kills_me_with_parent()
+    if os.name == "posix":   # (elsewhere os.kill(pid, 0) would end the process it asks about)
+        threading.Thread(target=_watch, args=(bot,), daemon=True, name="watch-bot").start()
+
+
+def _kernel_kills_me_with_parent() -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+
+def _watch(pid: int) -> None:
+    while running(pid):
+        time.sleep(POLL_SECONDS)
+    os._exit(1)
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` runs (POSIX; with /proc, a killed one not yet reaped does not)."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except FileNotFoundError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:   # exists, belongs to someone else
+        return True
+    return True
+
+
+MODES = ("process", "thread", "inline")
+
+
+class WorkerPool:
+    """Runs a picklable function where it cannot stall the event loop: in worker processes by
+    default (CPU-bound Python in a thread would hold the GIL), in a thread when processes cannot
+    be had or have died, or inline (tools). Tests use "thread": no processes to start.
+
+    `initializer` runs first in each worker process (after `die_with_parent`); `nice` lowers
+    the workers' priority, so work that may wait (a computer's thinking) yields the cores to
+    work a person waits for (boards)."""
+
+    what = "workers"   # for log lines: "render workers", "computer players"
+
+    def __init__(self, mode: str = "process", workers: int = 1, *, initializer=None, nice: int = 0):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode = mode
+        self.workers = workers
+        self._initializer = initializer
+        self._nice = nice
+        self._pool: Executor | None = None
+
+    def start(self) -> None:
+        """Start the worker processes now rather than at the first call (process mode only)."""
+        if self.mode != "process" or self._pool is not None:
+            return
+        try:
+            # Not fork: the bot has threads (aiosqlite's) whose locks a forked child would copy.
+            context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
+                                             initargs=(self._initializer, self._nice))
+            for _ in range(self.workers):
+                self._pool.submit(_ready)
+        except (OSError, ValueError, NotImplementedError) as exc:
+            log.warning("cannot start the %s (%s); working in a thread instead", self.what, exc)
+            self.mode = "thread"
+            self._pool = None
+
+    async def run(self, function, *args):
+        if self.mode == "inline":
+            return function(*args)
+        if self.mode == "process":
+            self.start()
+            if self._pool is not None:
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+                except BrokenProcessPool:
+                    log.warning("the %s died; working in a thread from now on", self.what)
+                    self.close()
+                    self.mode = "thread"
+        return await asyncio.to_thread(function, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+def _start_worker(initializer, nice: int) -> None:
+    die_with_parent()
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
+    if initializer is not None:
+        initializer()
+
+
+def _ready() -> bool:
+    return True
