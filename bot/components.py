@@ -104,6 +104,74 @@ def controller(interaction: discord.Interaction):
     return interaction.client.controller  # type: ignore[attr-defined]
 
 
+class SourceMenu:
+    """A menu of the pieces a player may move (on the public board); choosing one answers the
+    player privately with the second step, where it may go. A game's menu mixes this in before
+    `DynamicItem[Select]` (with its template `<id_prefix>:<gid>:<stamp>`) and says what the
+    second step shows in `next_step`."""
+
+    id_prefix = ""
+    placeholder = ""
+    menu_row: int | None = None
+
+    def __init__(self, game_id: int, stamp_: str, options: list | None = None):
+        select_options = [discord.SelectOption(label=label[:100], value=value)
+                          for value, label in options or []] or [discord.SelectOption(label="-")]
+        super().__init__(Select(custom_id=f"{self.id_prefix}:{game_id}:{stamp_}", options=select_options,  # type: ignore[call-arg]
+                                placeholder=self.placeholder, row=self.menu_row))
+        self.game_id, self.stamp = game_id, stamp_
+
+    @classmethod
+    def from_spec(cls, game_id, stamp_, options):
+        return cls(int(game_id), stamp_, options)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"])
+
+    def next_step(self, value: str) -> Callable:
+        """(row, game, state, player) -> (text, control specs) for the chosen piece; raises
+        UserError when it cannot move now."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction):
+        step = self.next_step(first_value(interaction))
+        await controller(interaction).adapter_step(interaction, self.game_id, self.stamp, step,
+                                                   new_message=True)
+
+
+class DestinationMenu:
+    """The second step of a `SourceMenu`: where the chosen piece at `src` goes (page `n` of
+    at most five); choosing plays `src>dst`. A game's menu mixes this in before
+    `DynamicItem[Select]`, with its template `<id_prefix>:<gid>:<stamp>:<src>:<n>`."""
+
+    id_prefix = ""
+    placeholder = ""
+
+    def __init__(self, game_id: int, stamp_: str, src: str, n: int, dests: list | None = None):
+        # each destination: "x,y", or [value, label]
+        pairs = [(d, d) if isinstance(d, str) else tuple(d) for d in dests or []]
+        select_options = [discord.SelectOption(label=label[:100], value=value)
+                          for value, label in pairs] or [discord.SelectOption(label="-")]
+        super().__init__(Select(custom_id=f"{self.id_prefix}:{game_id}:{stamp_}:{src}:{n}",  # type: ignore[call-arg]
+                                options=select_options,
+                                placeholder=self.placeholder + (f" (more, {n + 1})" if n else "")))
+        self.game_id, self.stamp, self.src = game_id, stamp_, src
+
+    @classmethod
+    def from_spec(cls, game_id, stamp_, src, n, dests):
+        return cls(int(game_id), stamp_, src, int(n), dests)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction):
+        dst = first_value(interaction)
+        await controller(interaction).action_chosen(
+            interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)
+
+
 # Buttons with a fixed operation on a game: kind -> op -> (label, style).
 _OPS = {
     "lobby": {

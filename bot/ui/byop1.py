@@ -4,8 +4,6 @@ finished and how. Everything a player is offered comes from their own view."""
 
 from __future__ import annotations
 
-from typing import Mapping
-
 from engine.byop1 import SLIDE_WORDS, slide
 
 from .. import texts

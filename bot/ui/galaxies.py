@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import discord
 from discord.ui import DynamicItem, Select
 
 from engine.galaxies import CARD_NAMES
 
 from .. import texts
-from ..components import builds, controller, first_value
+from ..components import DestinationMenu, SourceMenu, builds
 from ..errors import UserError
 from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
 
@@ -119,27 +118,12 @@ register("galaxies", GalaxiesAdapter())
 
 
 @builds("galsrc")
-class StackSelect(DynamicItem[Select], template=r"pp:gls:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
-    """Merge or Shift, first step: which stack (on the public board; answers privately)."""
+class StackSelect(SourceMenu, DynamicItem[Select], template=r"pp:gls:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
+    """Merge or Shift, first step: which stack."""
 
-    def __init__(self, game_id: int, stamp_: str, options: list | None = None):
-        select_options = [discord.SelectOption(label=label[:100], value=src)
-                          for src, label in options or []] or [discord.SelectOption(label="-")]
-        super().__init__(Select(custom_id=f"pp:gls:{game_id}:{stamp_}", options=select_options,
-                                placeholder="Stack to move"))
-        self.game_id, self.stamp = game_id, stamp_
+    id_prefix, placeholder = "pp:gls", "Stack to move"
 
-    @classmethod
-    def from_spec(cls, game_id, stamp_, options):
-        return cls(int(game_id), stamp_, options)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["stamp"])
-
-    async def callback(self, interaction: discord.Interaction):
-        src = first_value(interaction)
-
+    def next_step(self, src):
         def destinations(row, game, state, player):
             moves = moves_by_source([str(a) for a in game.legal_actions(state, player)])
             if src not in moves:
@@ -150,33 +134,12 @@ class StackSelect(DynamicItem[Select], template=r"pp:gls:(?P<gid>\d+):(?P<stamp>
             specs = [["galdst", row.id, self.stamp, src, n, [[d, stack_label(d, sizes)] for d in page]]
                      for n, page in enumerate(pages)]
             return f"Move the {stack_label(src, sizes).split(': ')[-1]} at **{src}** to:", specs
-
-        await controller(interaction).adapter_step(interaction, self.game_id, self.stamp,
-                                                   destinations, new_message=True)
+        return destinations
 
 
 @builds("galdst")
-class WhereSelect(DynamicItem[Select],
+class WhereSelect(DestinationMenu, DynamicItem[Select],
                   template=r"pp:gld:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<src>-?\d+,-?\d+):(?P<n>\d)"):
     """Merge or Shift, second step: where the chosen stack goes."""
 
-    def __init__(self, game_id: int, stamp_: str, src: str, n: int, dests: list | None = None):
-        select_options = [discord.SelectOption(label=label[:100], value=dst)
-                          for dst, label in dests or []] or [discord.SelectOption(label="-")]
-        super().__init__(Select(custom_id=f"pp:gld:{game_id}:{stamp_}:{src}:{n}",
-                                options=select_options,
-                                placeholder="Where it goes" + (f" (more, {n + 1})" if n else "")))
-        self.game_id, self.stamp, self.src = game_id, stamp_, src
-
-    @classmethod
-    def from_spec(cls, game_id, stamp_, src, n, dests):
-        return cls(int(game_id), stamp_, src, int(n), dests)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction):
-        dst = first_value(interaction)
-        await controller(interaction).action_chosen(
-            interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)
+    id_prefix, placeholder = "pp:gld", "Where it goes"

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import discord
 from discord.ui import DynamicItem, Select
 
 from engine.piecepack import VALUE_NAMES
 
 from .. import texts
 from ..errors import UserError
-from ..components import builds, controller, first_value
+from ..components import DestinationMenu, SourceMenu, builds
 from . import SELECT_SIZE, Adapter, choice_specs, register, stamp
 
 FACE_LABELS = {value: name.capitalize() for value, name in VALUE_NAMES.items()}
@@ -120,27 +119,12 @@ register("global-warming", GlobalWarmingAdapter())
 
 
 @builds("gwtile")
-class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
-    """Null action, first step: which tile to move (on the public board; answers privately)."""
+class TileSelect(SourceMenu, DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
+    """Null action, first step: which tile to move."""
 
-    def __init__(self, game_id: int, stamp_: str, options: list | None = None):
-        select_options = [discord.SelectOption(label=label[:100], value=src)
-                          for src, label in options or []] or [discord.SelectOption(label="-")]
-        super().__init__(Select(custom_id=f"pp:gwt:{game_id}:{stamp_}", options=select_options,
-                                placeholder="Null: tile to move"))
-        self.game_id, self.stamp = game_id, stamp_
+    id_prefix, placeholder = "pp:gwt", "Null: tile to move"
 
-    @classmethod
-    def from_spec(cls, game_id, stamp_, options):
-        return cls(int(game_id), stamp_, options)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["stamp"])
-
-    async def callback(self, interaction: discord.Interaction):
-        src = first_value(interaction)
-
+    def next_step(self, src):
         def destinations(row, game, state, player):
             moves = tile_moves([str(a) for a in game.legal_actions(state, player)])
             if src not in moves:
@@ -150,30 +134,12 @@ class TileSelect(DynamicItem[Select], template=r"pp:gwt:(?P<gid>\d+):(?P<stamp>[
             specs = [["gwdest", row.id, self.stamp, src, n, page] for n, page in enumerate(pages)]
             tile = tile_names(game.view(state, None)).get(src, "tile")
             return f"Move the {tile} at **{src}** to:", specs
-
-        await controller(interaction).adapter_step(interaction, self.game_id, self.stamp,
-                                                   destinations, new_message=True)
+        return destinations
 
 
 @builds("gwdest")
-class DestinationSelect(DynamicItem[Select],
+class DestinationSelect(DestinationMenu, DynamicItem[Select],
                         template=r"pp:gwd:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8}):(?P<src>-?\d+,-?\d+):(?P<n>\d)"):
-    def __init__(self, game_id: int, stamp_: str, src: str, n: int, dests: list | None = None):
-        select_options = [discord.SelectOption(label=d, value=d) for d in dests or []] \
-            or [discord.SelectOption(label="-")]
-        super().__init__(Select(custom_id=f"pp:gwd:{game_id}:{stamp_}:{src}:{n}", options=select_options,
-                                placeholder="Empty position" + (f" (more, {n + 1})" if n else "")))
-        self.game_id, self.stamp, self.src = game_id, stamp_, src
+    """Null action, second step: the empty position the tile goes to."""
 
-    @classmethod
-    def from_spec(cls, game_id, stamp_, src, n, dests):
-        return cls(int(game_id), stamp_, src, int(n), dests)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["stamp"], match["src"], int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction):
-        dst = first_value(interaction)
-        await controller(interaction).action_chosen(
-            interaction, self.game_id, f"{self.src}>{dst}", self.stamp, edit=True)
+    id_prefix, placeholder = "pp:gwd", "Empty position"

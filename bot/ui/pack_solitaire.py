@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import functools
 
-import discord
 from discord.ui import DynamicItem, Select
 
 from engine.pack_solitaire import TILES, solve
 from engine.piecepack import VALUE_NAMES
 
-from ..components import builds, controller, values_of
+from ..components import SourceMenu, builds
+from ..errors import UserError
 from . import SELECT_SIZE, Adapter, register, stamp
 
 
@@ -121,28 +121,16 @@ register("pack-solitaire", ADAPTER)
 
 
 @builds("packtile")
-class TileSelect(DynamicItem[Select], template=r"pp:packt:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
+class TileSelect(SourceMenu, DynamicItem[Select], template=r"pp:packt:(?P<gid>\d+):(?P<stamp>[0-9a-f]{8})"):
     """The tiles; choosing one opens (for the player only) where it may go."""
 
-    def __init__(self, game_id: int, stamp_: str, options: list | None = None):
-        select_options = [discord.SelectOption(label=label[:100], value=value)
-                          for value, label in options or []] or [discord.SelectOption(label="-")]
-        super().__init__(Select(custom_id=f"pp:packt:{game_id}:{stamp_}", options=select_options,
-                                placeholder="Tile to place, move, turn or take back", row=0))
-        self.game_id, self.stamp = game_id, stamp_
+    id_prefix, placeholder, menu_row = "pp:packt", "Tile to place, move, turn or take back", 0
 
-    @classmethod
-    def from_spec(cls, game_id, stamp_, options):
-        return cls(int(game_id), stamp_, options)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]), match["stamp"])
-
-    async def callback(self, interaction: discord.Interaction):
-        tile = int(values_of(interaction)[0])
-
+    def next_step(self, value):
         def show_places(row, game, state, player):
+            if not value.isdigit() or not 1 <= int(value) <= TILES:
+                raise UserError("Choose a tile from the menu.")
+            tile = int(value)
             places, back = ADAPTER.placements(game, state, player, tile)
             view = game.view(state, player)
             where = next((c for c, p in view["placed"].items() if p["tile"] == tile), None)
@@ -162,5 +150,4 @@ class TileSelect(DynamicItem[Select], template=r"pp:packt:(?P<gid>\d+):(?P<stamp
                 text += " It fits nowhere now: every free cell breaks a condition."
             return text, specs
 
-        await controller(interaction).adapter_step(interaction, self.game_id, self.stamp,
-                                                   show_places, new_message=True)
+        return show_places
