@@ -581,9 +581,13 @@ class Controller(commands.Cog):
                     where = "⏳ **waits on you**"
                 else:
                     where = f"waiting for {texts.name_list(list(waiting), row.names)}"
-                deadline = (await self.bot.store.timers_of(row.id)).get("deadline")
+                timers = await self.bot.store.timers_of(row.id)
+                deadline = timers.get("deadline")
                 if deadline:
                     where += f", deadline {texts.timestamp(deadline.due_at)}"
+                paused = self.flow.paused_until(timers, self.bot.now())
+                if paused:   # (time away, bot.away)
+                    where += f", ⏸️ clock paused until {texts.timestamp(paused)}"
                 link = f" <#{row.thread_id or row.channel_id}>"  # no thread: played in the channel
                 lines.append(f"{label}: {where}.{link}")
             await self.say(interaction, texts.clip("\n".join(lines)))

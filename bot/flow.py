@@ -48,6 +48,7 @@ REPEAT_REMINDER = 86400.0     # without a deadline, remind again daily
 COMPUTER_RETRY = 30.0         # a computer's timer while it thinks: if the bot stops, ask again then
 COMPUTER_TIMER = "computer:"  # + the computer's player id: the timer that makes it move
 FILL_TO = 4                   # /play computers: fills a table up to this many seats
+PAUSED_UNTIL = "paused_until"  # a paused game's deadline and reminder timers: when its clock runs again
 
 
 # The actions every game has besides moves: event kind -> the engine's call.
@@ -452,8 +453,10 @@ class GameFlow:
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
+        clock_from, away = await self.away_pause(row, game, state, now)
         plan = self._plan(row, game, None, state, actor=None, kind="start", now=now, prefix=intro,
-                          posts={})
+                          posts={}, clock_from=clock_from)
+        plan.notices += self.away_notices(row, game, None, state, plan, away, clock_from)
         start_detail = json.dumps({"players": row.player_ids, "seed": seed, "options": row.options})
         timers = await self.with_computer_timers(row, game, state, plan.timers, now)
         try:
@@ -642,8 +645,10 @@ class GameFlow:
         now = self.clock()
         # Read before the version-checked commit: if the game moves on meanwhile, it conflicts.
         posts = await self.store.tagged_notices(row.id)
+        clock_from, away = await self.away_pause(row, game, new, now)
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
-                          posts=posts, in_place=in_place, extras=extras)
+                          posts=posts, in_place=in_place, extras=extras, clock_from=clock_from)
+        plan.notices += self.away_notices(row, game, old, new, plan, away, clock_from)
         if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
             edited = {n.edit_of for n in plan.notices}
             plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
@@ -667,13 +672,14 @@ class GameFlow:
 
     def _plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix="",
               posts: Mapping[str, OutboxItem], in_place: bool = False,
-              extras: Mapping | None = None) -> "GameFlow.Plan":
+              extras: Mapping | None = None, clock_from: float | None = None) -> "GameFlow.Plan":
         """The notices and timers after a change from `old` to `new` (old is None at the start).
         `posts` are the game's latest tagged notices: the board post, DMs, the draw offer."""
         if any(game.prompt(state, p).kind == "private"
                for state in (old, new) if state is not None for p in game.to_act(state)):
             return self._private_plan(row, game, old, new, actor=actor, kind=kind, now=now,
-                                      prefix=prefix, posts=posts, in_place=in_place)
+                                      prefix=prefix, posts=posts, in_place=in_place,
+                                      clock_from=clock_from)
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
@@ -732,8 +738,8 @@ class GameFlow:
                                                           "board": {"view": view, "names": names}}))
             return self.Plan("finished", notices, {})
 
-        timers = self.timers_for(row, now)
-        deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
+        timers = self.timers_for(row, now, clock_from)
+        deadline_at = timers["deadline"][0] if "deadline" in timers else None
         fresh = {p for p in game.to_act(new)
                  if self.newly_asked(game, old, new, p) and not computers.is_computer(p)}
         controls = adapter.turn_controls(row.id, game, new, new_public, names)
@@ -769,7 +775,8 @@ class GameFlow:
         return self.Plan("active", notices, timers)
 
     def _private_plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix,
-                      posts: Mapping[str, OutboxItem], in_place: bool) -> "GameFlow.Plan":
+                      posts: Mapping[str, OutboxItem], in_place: bool,
+                      clock_from: float | None = None) -> "GameFlow.Plan":
         """Private boards: every player plays their own board in one DM message at once.
 
         - A move that changes nothing public (a slide) posts nothing: the player's board
@@ -836,8 +843,8 @@ class GameFlow:
                 notices.append(Notice("channel", thread, payload, tag="board"))
             return self.Plan("active", notices, None)
 
-        timers = self.timers_for(row, now)
-        deadline_at = now + row.deadline_seconds if row.deadline_seconds else None
+        timers = self.timers_for(row, now, clock_from)
+        deadline_at = timers["deadline"][0] if "deadline" in timers else None
         if old is not None:
             notices += strip(status_post, "*(This round is over: see the result below.)*")
             notices.append(Notice("channel", thread, {"content": compose("\n".join(head_lines), []),
@@ -1009,11 +1016,15 @@ class GameFlow:
         }
         return Notice("user", int(player), payload, tag=f"dm:{player}")
 
-    def timers_for(self, row: GameRow, now: float) -> dict:
+    def timers_for(self, row: GameRow, now: float, clock_from: float | None = None) -> dict:
+        """A turn's deadline and reminder. `clock_from`: when a player it waits for is back
+        from time away, the clock starts then (its timers say so, see `retime`)."""
+        start = max(now, clock_from or now)
+        data = {PAUSED_UNTIL: start} if start > now else {}
         if row.deadline_seconds:
-            return {"deadline": (now + row.deadline_seconds, {}),
-                    "reminder": (now + REMINDER_SHARE * row.deadline_seconds, {})}
-        return {"reminder": (now + self.reminder_hours * 3600, {})}
+            return {"deadline": (start + row.deadline_seconds, data),
+                    "reminder": (start + REMINDER_SHARE * row.deadline_seconds, data)}
+        return {"reminder": (start + self.reminder_hours * 3600, data)}
 
     # ---- timers ----------------------------------------------------------------------------
 
@@ -1223,6 +1234,107 @@ class GameFlow:
         except Conflict:
             return
         self.on_commit()
+
+    # ---- time away (issue 14 part 5) -------------------------------------------------------
+    # The rule: a game's clock (its deadline and its reminders) stands still while any person it
+    # waits for is away (/away, bot.away). A game already waiting for someone who goes away has
+    # its stored deadline and reminder timers moved to when the last of them is back (and moved
+    # again if that changes); a turn that begins while someone it waits for is away starts its
+    # clock when they are back (timers_for). Either way the timers say until when in their data
+    # (PAUSED_UNTIL), and fire by themselves once the absence is over.
+
+    async def away_pause(self, row: GameRow, game, state, now: float) -> tuple[float | None, list[str]]:
+        """When the game's clock may run again (None: it runs now), and the people it waits
+        for who are away."""
+        if game.outcome(state) is not None:
+            return None, []
+        people = [p for p in game.awaited(state) if not computers.is_computer(p)]
+        away = await self.store.away_until(row.guild_id, [int(p) for p in people], now)
+        if not away:
+            return None, []
+        return max(away.values()), [p for p in people if int(p) in away]
+
+    def away_notices(self, row: GameRow, game, old, new, plan: "GameFlow.Plan", away: list[str],
+                     clock_from: float | None) -> list[Notice]:
+        """A turn that begins while someone it waits for is away: the thread says until when
+        its clock waits (once, when they come to be awaited)."""
+        if not plan.timers or not away or clock_from is None:
+            return []
+        if old is not None and all(p in game.awaited(old) for p in away):
+            return []
+        return [Notice("channel", row.thread_id or row.channel_id,
+                       {"content": self.away_line(row, away, clock_from)})]
+
+    @staticmethod
+    def away_line(row: GameRow, away: list[str], until: float) -> str:
+        return (f"⏸️ {texts.name_list(away, row.names)} {'is' if len(away) == 1 else 'are'} away "
+                f"until {texts.timestamp(until, 'f')} ({texts.timestamp(until)}): this game's clock "
+                "stands still until then.")
+
+    @staticmethod
+    def paused_until(timers: Mapping[str, Timer], now: float) -> float | None:
+        """Until when a game's clock stands still for time away, from its stored timers."""
+        until = max([t.data.get(PAUSED_UNTIL, now) for k, t in timers.items()
+                     if k in ("deadline", "reminder")], default=now)
+        return until if until > now else None
+
+    async def retime(self, game_id: int, *, back: str | None = None) -> tuple[GameRow, float | None] | None:
+        """Bring a running game's deadline and reminder in line with the absences of the people
+        it waits for now, after an absence starts, changes or ends early (`back`: the player
+        who came back): paused until the last of them is back, a deadline is pushed back by
+        exactly the time its clock stood still. The thread is told. Returns the game and its
+        deadline when they moved."""
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return None
+            game = self.game_of(row)
+            state = self.state_of(row)
+            now = self.clock()
+            until, away = await self.away_pause(row, game, state, now)
+            target = max(now, until or now)
+            stored = {k: t for k, t in (await self.store.timers_of(row.id)).items()
+                      if k in ("deadline", "reminder")}
+            paused = self.paused_until(stored, now) or now
+            shift = target - paused
+            if not stored or abs(shift) < 1:
+                return None
+            if shift > 0 and "deadline" in stored and stored["deadline"].due_at <= now:
+                return None   # late already: the deadline fires as it would have
+            data = {PAUSED_UNTIL: target} if target > now else {}
+            timers = {k: (t.due_at + shift, {**{key: v for key, v in t.data.items() if key != PAUSED_UNTIL},
+                                             **data})
+                      for k, t in stored.items()}
+            deadline = timers.get("deadline", (None,))[0]
+            if deadline is not None and "reminder" not in timers and row.deadline_seconds:
+                # The reminder was sent before: one more, when the clock runs again.
+                timers["reminder"] = (max(target, deadline - (1 - REMINDER_SHARE) * row.deadline_seconds), data)
+            lines = [f"▶️ **{texts.display(row.names.get(back, back))}** is back."] if back else []
+            if target > now:
+                lines.append(self.away_line(row, away, target))
+            else:
+                lines.append("▶️ This game's clock runs again." if not back else "This game's clock runs again.")
+            if deadline is not None:
+                lines.append(f"⏳ Deadline {texts.timestamp(deadline, 'f')} ({texts.timestamp(deadline)}).")
+            notice = Notice("channel", row.thread_id or row.channel_id, {"content": " ".join(lines)})
+            try:
+                await self.store.retime(row.id, row.version, timers, [notice], now)
+            except Conflict:
+                continue   # a move came first: look again at the game as it is now
+            self.on_commit()
+            return row, deadline
+        return None
+
+    async def retime_games_of(self, guild_id: int, user_id: int, *,
+                              back: bool = False) -> list[tuple[GameRow, float | None]]:
+        """`retime` every running game of the player in the server (after their absence
+        changed); returns those whose timers moved."""
+        moved = []
+        for row in await self.store.games_of_user(user_id, guild_id, statuses=("active",)):
+            result = await self.retime(row.id, back=str(user_id) if back else None)
+            if result is not None:
+                moved.append(result)
+        return moved
 
     # ---- audit -----------------------------------------------------------------------------
 

@@ -108,6 +108,18 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN extras TEXT NOT NULL DEFAULT '{}';
     """,
+    # time away: a player's absences in a server (ends_at moves to the return when they come
+    # back early, so the month's allowance counts the time actually spent away)
+    """
+    CREATE TABLE absences (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        starts_at REAL    NOT NULL,
+        ends_at   REAL    NOT NULL
+    );
+    CREATE INDEX absences_user ON absences(guild_id, user_id, ends_at);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -306,6 +318,7 @@ class Store:
         """Delete every game of a server, with its seats, events, timers and notices (the
         foreign keys cascade); returns how many games."""
         async with self._transaction():
+            await self.db.execute("DELETE FROM absences WHERE guild_id=?", (guild_id,))
             cur = await self.db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
             return cur.rowcount
 
@@ -662,6 +675,58 @@ class Store:
         for row in rows:
             row["payload"] = json.loads(row["payload"])
         return rows
+
+    # ---- time away (issue 14 part 5) -------------------------------------------------------
+
+    async def absences_since(self, guild_id: int, user_id: int, since: float) -> list[tuple[float, float]]:
+        """(starts_at, ends_at) of the player's absences in a server that start at `since` or
+        later (the month's allowance)."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT starts_at, ends_at FROM absences WHERE guild_id=? AND user_id=? "
+                    "AND starts_at>=? ORDER BY starts_at", (guild_id, user_id, since)) as cur:
+                return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def away_until(self, guild_id: int, user_ids: Iterable[int], now: float) -> dict[int, float]:
+        """user id -> when their absence ends, for those of `user_ids` away in the server now."""
+        user_ids = list(user_ids)
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT user_id, MAX(ends_at) FROM absences WHERE guild_id=? "
+                    f"AND user_id IN ({marks}) AND starts_at<=? AND ends_at>? GROUP BY user_id",
+                    (guild_id, *user_ids, now, now)) as cur:
+                return {r[0]: r[1] for r in await cur.fetchall()}
+
+    async def set_absence(self, guild_id: int, user_id: int, now: float, ends_at: float | None) -> None:
+        """End the player's current absence in the server now (if any) and, with `ends_at`,
+        start a new one lasting until then: one transaction, so nobody is seen half-away."""
+        async with self._transaction():
+            await self.db.execute(
+                "UPDATE absences SET ends_at=? WHERE guild_id=? AND user_id=? AND starts_at<=? "
+                "AND ends_at>?", (now, guild_id, user_id, now, now))
+            if ends_at is not None:
+                await self.db.execute(
+                    "INSERT INTO absences(guild_id, user_id, starts_at, ends_at) VALUES(?, ?, ?, ?)",
+                    (guild_id, user_id, now, ends_at))
+
+    async def retime(self, game_id: int, expected_version: int, timers: dict[str, tuple[float, dict]],
+                     notices: Iterable[Notice], now: float) -> None:
+        """Move some of a game's timers (kind -> (due_at, data); others stay) and queue
+        notices, without a new version (like set_timer). Raises Conflict if the game moved on
+        since it was read."""
+        async with self._transaction():
+            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != expected_version:
+                raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            await self.db.executemany(
+                "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?) "
+                "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data",
+                [(game_id, kind, due, json.dumps(data)) for kind, (due, data) in timers.items()])
+            await self._insert_notices(game_id, notices, now)
 
 
 def backup(source: str, target: str) -> int:
