@@ -139,4 +139,5 @@ HELP = """\
 **Start** `/play game:<name>` opens a lobby; others press **Join**; the host presses **Start** (a game for a fixed number of players, such as Relativity, starts as soon as it is full); the seats are then drawn at random. Options: `opponent:` invites someone, `deadline:` gives every move (in Global Warming, each turn's choice and each action) 1, 3 or 7 days, `options:` sets game options as key=value pairs (for example `variant=diagonal` in Global Warming, `rounds=2, ranking=slides` in BYOP1; the box suggests each game's).
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
-Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`."""
+Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`.
+**Away** `/away days:<n>` stops the clock of your games here for n days (14 a month at most); `/away days:0` when you are back early."""
