@@ -236,3 +236,9 @@ async def test_the_monthly_allowance(fake, people, tmp_path):
 
         with pytest.raises(ValueError):   # (Discord itself refuses numbers out of range)
             await fake.slash(alice, "away", {"days": 15})
+
+        # forget-guild forgets the server's absences too
+        assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now)
+        await bot.store.forget_guild(int(fake.guild_id))
+        assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now) == {}
+        assert await bot.store.absences_since(int(fake.guild_id), int(alice), 0) == []
