@@ -1316,14 +1316,32 @@ class GameFlow:
                 lines.append("▶️ This game's clock runs again." if not back else "This game's clock runs again.")
             if deadline is not None:
                 lines.append(f"⏳ Deadline {texts.timestamp(deadline, 'f')} ({texts.timestamp(deadline)}).")
-            notice = Notice("channel", row.thread_id or row.channel_id, {"content": " ".join(lines)})
+            notices = [Notice("channel", row.thread_id or row.channel_id, {"content": " ".join(lines)})]
+            if "deadline" in stored:
+                notices[:0] = self.moved_deadline((await self.store.tagged_notices(row.id)).get("board"),
+                                                  stored["deadline"].due_at, deadline)
             try:
-                await self.store.retime(row.id, row.version, timers, [notice], now)
+                await self.store.retime(row.id, row.version, timers, notices, now)
             except Conflict:
                 continue   # a move came first: look again at the game as it is now
             self.on_commit()
             return row, deadline
         return None
+
+    @staticmethod
+    def moved_deadline(post: OutboxItem | None, old: float, new: float) -> list[Notice]:
+        """An edit of the turn post (or round's status post) that showed deadline `old`, to
+        show `new`; the rest of it stays as it is (its image too)."""
+        if post is None or (post.failed and post.edit_of is None):
+            return []
+        shown = post.payload.get("deadline_at")
+        if shown is None or abs(shown - old) >= 1:
+            return []
+        payload = {k: v for k, v in post.payload.items() if k != "board"}
+        payload["content"] = str(payload.get("content", "")).replace(texts.timestamp(shown),
+                                                                      texts.timestamp(new))
+        payload.update(deadline_at=new, repost=True)
+        return [Notice(post.target_kind, post.target_id, payload, tag=post.tag, edit_of=post.id)]
 
     async def retime_games_of(self, guild_id: int, user_id: int, *,
                               back: bool = False) -> list[tuple[GameRow, float | None]]:

@@ -7,8 +7,8 @@ import pytest
 
 import engine
 from bot.away import ALLOWANCE_DAYS, month_bounds
-from tests.botkit import (FakeClock, command, drawn, fake, open_game, press,  # noqa: F401
-                          running_bot, said, settle)
+from tests.botkit import (FakeClock, command, drawn, fake, last_board_post, open_game,  # noqa: F401
+                          press, running_bot, said, settle)
 
 DAY = 86400.0
 RELATIVITY = engine.get_game("relativity")
@@ -68,6 +68,10 @@ async def test_time_away_moves_the_deadline_and_its_reminder_survives_a_restart_
         told = fake.messages(thread)[-1]
         assert f"**alice** is away until {t(back_at)}" in told.content
         assert f"Deadline {t(after['deadline'])}" in told.content
+        # the turn post's deadline line follows (its image and buttons stay)
+        turn = last_board_post(fake, thread)
+        assert f"⏳ Deadline {t(after['deadline'], 'R')}." in turn.content
+        assert t(before["deadline"], "R") not in turn.content and turn.custom_ids()
 
         # /games shows the moved deadline, to either player
         games = said(await command(fake, bob, "games"))
@@ -119,6 +123,7 @@ async def test_coming_back_early_resumes_with_the_time_spent_away(fake, people, 
         await settle(bot)
         told = fake.messages(thread)[-1].content
         assert "**alice** is back" in told and f"Deadline {t(after['deadline'])}" in told
+        assert f"⏳ Deadline {t(after['deadline'], 'R')}." in last_board_post(fake, thread).content
         games = said(await command(fake, alice, "games"))
         assert t(after["deadline"], "R") in games and "paused" not in games
         refused = await command(fake, alice, "away", {"days": 0})
