@@ -247,3 +247,28 @@ async def test_the_monthly_allowance(fake, people, tmp_path):
         await bot.store.forget_guild(int(fake.guild_id))
         assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now) == {}
         assert await bot.store.absences_since(int(fake.guild_id), int(alice), 0) == []
+
+
+async def test_private_boards_a_round_dealt_while_a_player_is_away(fake, people, tmp_path, drawn):
+    """BYOP1 (every player solves their own board at once): a round dealt while one player is
+    away starts its clock when they are back; coming back early moves the round's deadline."""
+    from tests.test_bot_byop1 import start
+
+    alice, bob = people
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=12) as bot:
+        await command(fake, bob, "away", {"days": 2})
+        back_at = clock.now + 2 * DAY
+        table = await start(fake, bot, alice, [bob], deadline="1d")
+        assert (await due(bot, table.game_id))["deadline"] == back_at + DAY
+        text = thread_text(fake, table.thread)
+        assert f"⏳ Deadline {t(back_at + DAY, 'R')}." in text
+        assert f"**bob** is away until {t(back_at)}" in text
+
+        clock.advance(DAY / 2)
+        await command(fake, bob, "away", {"days": 0})
+        await settle(bot)
+        deadline = (await due(bot, table.game_id))["deadline"]
+        assert deadline == clock.now + DAY
+        status = [m for m in fake.messages(table.thread) if "Deadline" in m.content][0]
+        assert f"⏳ Deadline {t(deadline, 'R')}." in status.content
