@@ -75,7 +75,7 @@ class Away(commands.Cog):
                 raise UserError("Use `/away` in a server: time away pauses the games of that server.")
             guild_id, user_id = interaction.guild_id, interaction.user.id
             now = self.bot.now()
-            away = (await self.store.away_until(guild_id, [user_id], now)).get(user_id)
+            away = (await self.store.absences_now(guild_id, [user_id], now)).get(user_id, (0, None))[1]
             left = await self.allowance_left(guild_id, user_id, now)
             _, renews = month_bounds(now)
             booked = left - (away - now if away else 0)   # once the running absence is over

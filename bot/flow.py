@@ -1160,6 +1160,12 @@ class GameFlow:
         if row is None or row.status != "active":
             await self.store.drop_timers(timer.game_id)
             return
+        if timer.kind in ("deadline", "reminder"):
+            current = (await self.store.timers_of(row.id)).get(timer.kind)
+            if current is None or current.due_at > self.clock():
+                return   # moved since it was read (time away, below)
+            if await self.retime(row.id) is not None:
+                return   # someone it waits for is away: the clock was found running; it stands still now
         if timer.kind.startswith(COMPUTER_TIMER):
             await self._computer_due(row, timer.kind[len(COMPUTER_TIMER):])
         elif timer.kind == "deadline":
@@ -1246,13 +1252,20 @@ class GameFlow:
     async def away_pause(self, row: GameRow, game, state, now: float) -> tuple[float | None, list[str]]:
         """When the game's clock may run again (None: it runs now), and the people it waits
         for who are away."""
+        until, away, _ = await self._away(row, game, state, now)
+        return until, away
+
+    async def _away(self, row: GameRow, game, state,
+                    now: float) -> tuple[float | None, list[str], float | None]:
+        """away_pause, and since when the first of those away has been away."""
         if game.outcome(state) is not None:
-            return None, []
+            return None, [], None
         people = [p for p in game.awaited(state) if not computers.is_computer(p)]
-        away = await self.store.away_until(row.guild_id, [int(p) for p in people], now)
-        if not away:
-            return None, []
-        return max(away.values()), [p for p in people if int(p) in away]
+        absences = await self.store.absences_now(row.guild_id, [int(p) for p in people], now)
+        if not absences:
+            return None, [], None
+        return (max(ends for _, ends in absences.values()), [p for p in people if int(p) in absences],
+                min(starts for starts, _ in absences.values()))
 
     def away_notices(self, row: GameRow, game, old, new, plan: "GameFlow.Plan", away: list[str],
                      clock_from: float | None) -> list[Notice]:
@@ -1291,16 +1304,25 @@ class GameFlow:
             game = self.game_of(row)
             state = self.state_of(row)
             now = self.clock()
-            until, away = await self.away_pause(row, game, state, now)
+            until, away, since = await self._away(row, game, state, now)
             target = max(now, until or now)
             stored = {k: t for k, t in (await self.store.timers_of(row.id)).items()
                       if k in ("deadline", "reminder")}
-            paused = self.paused_until(stored, now) or now
-            shift = target - paused
-            if not stored or abs(shift) < 1:
+            if not stored:
                 return None
-            if shift > 0 and "deadline" in stored and stored["deadline"].due_at <= now:
-                return None   # late already: the deadline fires as it would have
+            # When the clock stopped: the pause the timers carry; else, for a game found running
+            # while someone it waits for is away (a stop of the bot, or a move at that very
+            # moment, came between the absence and this), when they left or the turn began.
+            base = max(t.data.get(PAUSED_UNTIL, 0) for t in stored.values())
+            if base <= now:
+                base = now if until is None else max(
+                    base, since, stored["deadline"].due_at - row.deadline_seconds
+                    if "deadline" in stored and row.deadline_seconds else since)
+            shift = target - base
+            if abs(shift) < 1:
+                return None
+            if shift > 0 and "deadline" in stored and stored["deadline"].due_at <= base:
+                return None   # late already when they left: the deadline fires as it would have
             data = {PAUSED_UNTIL: target} if target > now else {}
             timers = {k: (t.due_at + shift, {**{key: v for key, v in t.data.items() if key != PAUSED_UNTIL},
                                              **data})

@@ -687,18 +687,20 @@ class Store:
                     "AND starts_at>=? ORDER BY starts_at", (guild_id, user_id, since)) as cur:
                 return [(r[0], r[1]) for r in await cur.fetchall()]
 
-    async def away_until(self, guild_id: int, user_ids: Iterable[int], now: float) -> dict[int, float]:
-        """user id -> when their absence ends, for those of `user_ids` away in the server now."""
+    async def absences_now(self, guild_id: int, user_ids: Iterable[int],
+                           now: float) -> dict[int, tuple[float, float]]:
+        """user id -> (starts_at, ends_at) of their absence, for those of `user_ids` away in
+        the server now (one each: a new absence ends the one running)."""
         user_ids = list(user_ids)
         if not user_ids:
             return {}
         marks = ",".join("?" * len(user_ids))
         async with self.lock:
             async with self.db.execute(
-                    f"SELECT user_id, MAX(ends_at) FROM absences WHERE guild_id=? "
-                    f"AND user_id IN ({marks}) AND starts_at<=? AND ends_at>? GROUP BY user_id",
+                    f"SELECT user_id, starts_at, ends_at FROM absences WHERE guild_id=? "
+                    f"AND user_id IN ({marks}) AND starts_at<=? AND ends_at>? ORDER BY ends_at",
                     (guild_id, *user_ids, now, now)) as cur:
-                return {r[0]: r[1] for r in await cur.fetchall()}
+                return {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
 
     async def set_absence(self, guild_id: int, user_id: int, now: float, ends_at: float | None) -> None:
         """End the player's current absence in the server now (if any) and, with `ends_at`,

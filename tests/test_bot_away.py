@@ -222,7 +222,7 @@ async def test_the_monthly_allowance(fake, people, tmp_path):
         refused = said(await command(fake, alice, "away", {"days": 11}))
         assert "more time away than you have left" in refused
         assert "Time away left this month: 10 days" in refused and t(month_end, "D") in refused
-        assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now) == {}
+        assert await bot.store.absences_now(int(fake.guild_id), [int(alice)], clock.now) == {}
 
         # going away again while away: only the time spent counts from the first absence
         await command(fake, alice, "away", {"days": 3})
@@ -243,9 +243,9 @@ async def test_the_monthly_allowance(fake, people, tmp_path):
             await fake.slash(alice, "away", {"days": 15})
 
         # forget-guild forgets the server's absences too
-        assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now)
+        assert await bot.store.absences_now(int(fake.guild_id), [int(alice)], clock.now)
         await bot.store.forget_guild(int(fake.guild_id))
-        assert await bot.store.away_until(int(fake.guild_id), [int(alice)], clock.now) == {}
+        assert await bot.store.absences_now(int(fake.guild_id), [int(alice)], clock.now) == {}
         assert await bot.store.absences_since(int(fake.guild_id), int(alice), 0) == []
 
 
@@ -272,3 +272,31 @@ async def test_private_boards_a_round_dealt_while_a_player_is_away(fake, people,
         assert deadline == clock.now + DAY
         status = [m for m in fake.messages(table.thread) if "Deadline" in m.content][0]
         assert f"⏳ Deadline {t(deadline, 'R')}." in status.content
+
+
+async def test_a_game_found_running_while_a_player_it_waits_for_is_away_stops_when_its_timers_fire(
+        fake, people, tmp_path, drawn):
+    """The bot stopped after recording an absence but before moving the games' timers (or a
+    move came at that very moment): the game's timers, when they fire, stop its clock from
+    when the player left instead of expiring."""
+    alice, bob = people
+    clock = FakeClock()
+    db = tmp_path / "bot.sqlite3"
+    async with running_bot(fake, db, clock=clock, seed=2) as bot:
+        row, thread = await open_game(fake, bot, alice, bob, deadline="1d")
+        before = await due(bot, row.id)
+        clock.advance(3600)
+        left_at, back_at = clock.now, clock.now + 3 * DAY
+        await bot.store.set_absence(int(fake.guild_id), int(alice), left_at, back_at)
+    clock.now = before["deadline"] + 1   # the reminder and the deadline are both due at the restart
+    async with running_bot(fake, db, clock=clock, seed=2) as bot:
+        await settle(bot)
+        assert (await bot.store.get_game(row.id)).status == "active"
+        assert reminders(fake, alice) == []
+        assert await due(bot, row.id) == {"deadline": before["deadline"] + 3 * DAY,
+                                          "reminder": before["reminder"] + 3 * DAY}
+        assert f"**alice** is away until {t(back_at)}" in thread_text(fake, thread)
+        clock.now = before["deadline"] + 3 * DAY + 1
+        await settle(bot)
+        assert (await bot.store.get_game(row.id)).status == "finished"
+        assert len(reminders(fake, alice)) == 1
