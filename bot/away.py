@@ -75,7 +75,8 @@ class Away(commands.Cog):
                 raise UserError("Use `/away` in a server: time away pauses the games of that server.")
             guild_id, user_id = interaction.guild_id, interaction.user.id
             now = self.bot.now()
-            away = (await self.store.absences_now(guild_id, [user_id], now)).get(user_id, (0, None))[1]
+            absence = (await self.store.absences_now(guild_id, [user_id], now)).get(user_id)
+            away = absence[1] if absence else None   # when the running absence ends
             left = await self.allowance_left(guild_id, user_id, now)
             _, renews = month_bounds(now)
             booked = left - (away - now if away else 0)   # once the running absence is over
@@ -84,8 +85,9 @@ class Away(commands.Cog):
             if days is None:
                 where = (f"You are away until {texts.timestamp(away, 'f')}." if away else
                          "You are not away.")
-                raise UserError(f"{where} `/away days:<n>` pauses your games here for n days; "
-                                f"`/away days:0` ends it early. {allowance}")
+                await controller.say(interaction, f"{where} `/away days:<n>` pauses your games here "
+                                                  f"for n days; `/away days:0` ends it early. {allowance}")
+                return
             if not 0 <= days <= ALLOWANCE_DAYS:
                 raise UserError(f"You can be away for 1 to {ALLOWANCE_DAYS} days at a time "
                                 "(0 ends your time away).")
