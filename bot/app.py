@@ -19,6 +19,7 @@ from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller, Tree
 from .delivery import Delivery
 from .computers import Thinker
+from .ratings import Ratings
 from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
@@ -127,6 +128,7 @@ class PiecepackBot(commands.Bot):
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
+        await self.add_cog(Ratings(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)
