@@ -213,3 +213,59 @@ def ratings_record(expected: Expected, game: str, player: str) -> list[str]:
     games, wins, draws = expected.counts[game, player]
     parts = [f"{games} game" + ("s" if games != 1 else ""), f"{wins} win" + ("s" if wins != 1 else "")]
     return parts + ([f"{draws} draw" + ("s" if draws != 1 else "")] if draws else [])
+
+
+class StubGame:
+    """Only what `ratings.places` reads of a finished game: its outcome and public view."""
+
+    def __init__(self, players, scores, winners=(), draw=False, left=()):
+        self.players, self.scores, self.left = list(players), dict(scores), list(left)
+        self.result = engine.Outcome(tuple(winners), "over", draw)
+
+    def outcome(self, state):
+        return self.result
+
+    def view(self, state, viewer=None):
+        return {"players": self.players, "scores": self.scores, "left": self.left}
+
+
+@pytest.mark.parametrize("game, places", [
+    # BYOP1-like: the winner by points; a player who resigned with more points is still last
+    (StubGame("abcd", {"a": 9, "b": 4, "c": 4, "d": 12}, winners="a", left="d"),
+     {"a": 1, "b": 2, "c": 2, "d": 4}),
+    # two left: the later one is ahead; a tie for the win
+    (StubGame("abcd", {"a": 5, "b": 5, "c": 0, "d": 0}, winners="ab", left="cd"),
+     {"a": 1, "b": 1, "d": 3, "c": 4}),
+    # an agreed draw after one player resigned: the others tie, whatever their scores
+    (StubGame("abc", {"a": 3, "b": 1, "c": 7}, draw=True, left="c"), {"a": 1, "b": 1, "c": 3}),
+    # nobody won (all drowned): by score
+    (StubGame("abc", {"a": 1, "b": 2, "c": 0}), {"b": 1, "a": 2, "c": 3}),
+])
+def test_places_winners_then_score_then_who_left_last(game, places):
+    assert ratings.places(game, None) == places
+
+
+async def test_forget_guild_forgets_the_servers_ratings_only(tmp_path):
+    from bot.storage import Seat, Store
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        for guild in (1, 2):
+            row = await store.create_game(game="relativity", guild_id=guild, channel_id=5, host_id=10,
+                                          host_name="alice", options={}, deadline_seconds=None,
+                                          invited_id=None, now=1.0)
+            await store.commit(row.id, row.version, now=2.0, changes={"status": "active"},
+                               seats=[Seat(0, 10, "alice"), Seat(1, 20, "bob")])
+            row = await store.get_game(row.id)
+            rated = ratings.RatedResult(
+                guild_id=guild, game="relativity", places={10: 1, 20: 2}, names={s.user_id: s.name for s in row.seats},
+                winners=frozenset({10}), drew=frozenset(),
+                rate=lambda current: ratings.rate(current, {10: 1, 20: 2}))
+            await store.commit(row.id, row.version, now=3.0, changes={"status": "finished"}, rated=rated)
+        assert len(await store.ratings_of_game(1, "relativity")) == 2
+        await store.forget_guild(1)
+        assert await store.ratings_of_game(1, "relativity") == []
+        assert await store.rating_history(1, "relativity", 10, 10) == []
+        (kept, _) = sorted(await store.ratings_of_game(2, "relativity"), key=lambda r: r.user_id)
+        assert kept.wins == 1 and len(await store.rating_history(2, "relativity", 10, 10)) == 1
+    finally:
+        await store.close()
