@@ -30,7 +30,7 @@ import engine
 
 from . import computers, texts
 from .errors import UserError
-from .storage import GameRow, PlayerRating, RatedResult
+from .storage import GameRow, Notice, PlayerRating, RatedResult
 
 log = logging.getLogger(__name__)
 
@@ -88,12 +88,26 @@ def rated_result(row: GameRow, game, state) -> RatedResult | None:
     if outcome is None:
         return None
     placed = {int(p): place for p, place in places(game, state).items()}
+    names = {s.user_id: s.name for s in row.seats}
+    thread = row.thread_id or row.channel_id
     return RatedResult(
-        guild_id=row.guild_id, game=row.game, places=placed,
-        names={s.user_id: s.name for s in row.seats},
+        guild_id=row.guild_id, game=row.game, places=placed, names=names,
         winners=frozenset(int(p) for p in outcome.winners),
         drew=frozenset(p for p, place in placed.items() if outcome.draw and place == 1),
-        rate=lambda current: rate(current, placed))
+        rate=lambda current: rate(current, placed),
+        announce=lambda before, after: [Notice("channel", thread, {
+            "content": changes_line(before, after, placed, names)})])
+
+
+def changes_line(before: Mapping[int, tuple[float, float] | None],
+                 after: Mapping[int, tuple[float, float]], placed: Mapping[int, int],
+                 names: Mapping[int, str]) -> str:
+    """'📈 Ratings: **alice** 1138 (+138), **bob** 927 (-73)', in the order of the places."""
+    parts = []
+    for player in sorted(placed, key=lambda p: placed[p]):
+        old, new = shown(*(before.get(player) or initial())), shown(*after[player])
+        parts.append(f"**{texts.display(names.get(player, str(player)))}** {new} ({new - old:+d})")
+    return texts.clip("📈 Ratings: " + ", ".join(parts))
 
 
 def rate(current: Mapping[int, tuple[float, float] | None],

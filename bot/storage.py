@@ -714,7 +714,8 @@ class Store:
                     (rated.guild_id, rated.game, user_id)) as cur:
                 row = await cur.fetchone()
             current[user_id] = (row[0], row[1]) if row else None
-        for user_id, (mu, sigma) in rated.rate(current).items():
+        new = rated.rate(current)
+        for user_id, (mu, sigma) in new.items():
             await self.db.execute(
                 "INSERT INTO ratings(guild_id, game, user_id, display_name, mu, sigma, games, wins, "
                 "draws, updated_at) VALUES(?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
@@ -727,6 +728,8 @@ class Store:
             await self.db.execute(
                 "INSERT INTO rating_history(game_id, user_id, place, mu, sigma, at) "
                 "VALUES(?, ?, ?, ?, ?, ?)", (game_id, user_id, rated.places[user_id], mu, sigma, now))
+        if rated.announce is not None:
+            await self._insert_notices(game_id, rated.announce(current, new), now)
 
     async def ratings_of_game(self, guild_id: int, game: str) -> list[PlayerRating]:
         """Every rated player of `game` in a server (in no particular order)."""
@@ -762,7 +765,7 @@ class RatedResult:
     """The result of a rated game, rated in the transaction that finishes the game (see
     bot.ratings, which makes it). `places`: user id -> place, 1 first, equal places tie;
     `rate` takes each player's (mu, sigma), None before their first rated game, and returns
-    the new ones."""
+    the new ones; `announce` says them (in the same transaction: once)."""
 
     guild_id: int
     game: str
@@ -771,6 +774,8 @@ class RatedResult:
     winners: frozenset[int]
     drew: frozenset[int]
     rate: Callable[[dict[int, tuple[float, float] | None]], dict[int, tuple[float, float]]]
+    # the notices that tell the players, from the ratings before and after the game
+    announce: Callable[[dict, dict], list[Notice]] | None = None
 
 
 @dataclass

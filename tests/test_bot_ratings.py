@@ -34,15 +34,19 @@ class Expected:
         self.history: dict[tuple[str, str], list[int]] = {}
         self.counts: dict[tuple[str, str], list[int]] = {}   # games, wins, draws
 
-    def game(self, name: str, ranks: dict[str, int], winners=(), draw=False) -> None:
+    def game(self, name: str, ranks: dict[str, int], winners=(), draw=False) -> dict[str, tuple]:
+        """Rate a game; returns each player's shown rating (before, after)."""
         players = list(ranks)
         teams = [[self.ratings.get((name, p)) or self.model.rating()] for p in players]
         new = self.model.rate(teams, ranks=[ranks[p] for p in players])
-        for p, [rating] in zip(players, new):
+        changes = {}
+        for p, [old], [rating] in zip(players, teams, new):
+            changes[p] = (shown(old), shown(rating))
             self.ratings[name, p] = rating
             self.history.setdefault((name, p), []).append(shown(rating))
             games, wins, draws = self.counts.get((name, p), [0, 0, 0])
             self.counts[name, p] = [games + 1, wins + (p in winners), draws + draw]
+        return changes
 
     def players(self, name: str) -> set[str]:
         return {p for g, p in self.ratings if g == name}
@@ -62,6 +66,15 @@ async def check_stored(bot, expected: Expected) -> None:
             assert row.sigma == pytest.approx(want.sigma, abs=1e-9)
             assert [row.games, row.wins, row.draws] == expected.counts[game, player]
             assert ratings.shown(row.mu, row.sigma) == shown(want)
+
+
+def ratings_posts(fake, thread) -> list[str]:
+    return [m.content for m in fake.messages(thread) if m.content.startswith("📈")]
+
+
+def ratings_line(changes: dict[str, tuple], names: dict[str, str], order: list[str]) -> str:
+    return "📈 Ratings: " + ", ".join(
+        f"**{names[p]}** {changes[p][1]} ({changes[p][1] - changes[p][0]:+d})" for p in order)
 
 
 async def play_global_warming_to_the_end(fake, bot, users, thread, game_id) -> dict:
@@ -101,8 +114,13 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         answers = await asyncio.gather(*(command(fake, bob, "resign", {}, channel=thread) for _ in range(2)))
         assert sorted("You resigned." in said(a) for a in answers) == [False, True]
         await settle(bot)
-        expected.game("relativity", {str(alice): 1, str(bob): 2}, winners={str(alice)})
+        changes = expected.game("relativity", {str(alice): 1, str(bob): 2}, winners={str(alice)})
         await check_stored(bot, expected)
+        # the thread says the new ratings once, after the result
+        assert ratings_posts(fake, thread) == [ratings_line(changes, names, [str(alice), str(bob)])]
+        assert fake.messages(thread)[-1].content.startswith("📈")
+        assert "🏁" in fake.messages(thread)[-2].content
+        assert changes[str(bob)][1] < 1000 < changes[str(alice)][1]
 
         # 2. Relativity aborted by its host: no rating changes, carol gets none.
         row, thread = await open_game(fake, bot, alice, carol)
@@ -121,8 +139,9 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         await command(fake, carol, "draw", {"action": "accept"}, channel=thread)
         await settle(bot)
         assert (await bot.store.get_game(row.id)).status == "finished"
-        expected.game("galaxies", {str(bob): 1, str(carol): 1}, draw=True)
+        changes = expected.game("galaxies", {str(bob): 1, str(carol): 1}, draw=True)
         await check_stored(bot, expected)
+        assert ratings_posts(fake, thread) == [ratings_line(changes, names, [str(bob), str(carol)])]
 
         # 4. Global Warming for four: dave resigns at once, the island drowns the others in
         # turn. Places come from the engine: the winner, then by players outlasted.
@@ -139,8 +158,11 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         scores = GW.scores(state)
         assert scores[str(dave)] == 0 and len(set(scores.values())) > 1
         gw_ranks = {p: 1 + sum(s > scores[p] for s in scores.values()) for p in scores}
-        expected.game("global-warming", gw_ranks, winners=set(GW.outcome(state).winners))
+        changes = expected.game("global-warming", gw_ranks, winners=set(GW.outcome(state).winners))
         await check_stored(bot, expected)
+        (line,) = ratings_posts(fake, thread)
+        escaped = {**names, str(dave): "\\*Dave\\* @\u200beveryone"}
+        assert line == ratings_line(changes, escaped, sorted(gw_ranks, key=gw_ranks.get))   # (ties: seat order)
 
         # 5. Relativity against the computer: not rated, whoever wins.
         await command(fake, alice, "play", {"game": "relativity", "computers": "easy"})
@@ -150,6 +172,7 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         await settle(bot)
         assert (await bot.store.get_game(cpu_game.id)).status == "finished"
         await check_stored(bot, expected)
+        assert ratings_posts(fake, cpu_game.thread_id) == []
 
         # /leaderboard: the shown ratings, best first, names escaped, nobody pinged.
         mark = len(fake.all_payloads)
@@ -196,6 +219,8 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
                                rated=ratings.rated_result(row, GW, state))
         assert {g: await stored(bot, g) for g in ratings.RATED_GAMES} == snapshot
         await check_stored(bot, expected)
+        await settle(bot)
+        assert len(ratings_posts(fake, row.thread_id)) == 1
 
         # Another Relativity game: alice's second; her trend covers both.
         row, thread = await open_game(fake, bot, bob, alice)
