@@ -19,6 +19,7 @@ with rating history is never rated again: exactly once, whatever restarts or dou
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Mapping, Optional
 
 import discord
@@ -95,8 +96,19 @@ def rated_result(row: GameRow, game, state) -> RatedResult | None:
         winners=frozenset(int(p) for p in outcome.winners),
         drew=frozenset(p for p, place in placed.items() if outcome.draw and place == 1),
         rate=lambda current: rate(current, placed),
-        announce=lambda before, after: [Notice("channel", thread, {
-            "content": changes_line(before, after, placed, names)})])
+        announce=lambda before, after, notices: with_line(
+            notices, changes_line(before, after, placed, names), thread))
+
+
+def with_line(notices: list[Notice], line: str, thread: int) -> list[Notice]:
+    """The finishing commit's notices with `line` added to the result post (the new post
+    tagged board or result: see GameFlow._plan), or posted on its own if there is none."""
+    for n, notice in reversed(list(enumerate(notices))):
+        if notice.tag in ("board", "result") and notice.edit_of is None and "head" in notice.payload:
+            head = f"{notice.payload['head']}\n{line}"
+            payload = {**notice.payload, "head": head, "content": texts.clip(head)}
+            return [*notices[:n], replace(notice, payload=payload), *notices[n + 1:]]
+    return [*notices, Notice("channel", thread, {"content": line})]
 
 
 def changes_line(before: Mapping[int, tuple[float, float] | None],

@@ -492,6 +492,8 @@ class Store:
                     [(game_id, s.seat, s.user_id, s.name, int(s.dm_closed)) for s in seats])
             for event in events:
                 await self._insert_event(game_id, new_version, now, event)
+            if rated is not None:   # (its notices may say the new ratings)
+                notices = await self._rate(game_id, now, rated, list(notices))
             await self._insert_notices(game_id, notices, now)
             if timers is not None:
                 await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
@@ -499,8 +501,6 @@ class Store:
                     "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
                     [(game_id, kind, due, json.dumps(data))
                      for kind, (due, data) in timers.items()])
-            if rated is not None:
-                await self._rate(game_id, now, rated)
         return new_version
 
     async def _insert_event(self, game_id: int, version: int, now: float, event: Event) -> None:
@@ -699,14 +699,16 @@ class Store:
 
     # ---- ratings (issue 14, part 3) ----------------------------------------------------------
 
-    async def _rate(self, game_id: int, now: float, rated: RatedResult) -> None:
+    async def _rate(self, game_id: int, now: float, rated: RatedResult,
+                    notices: list[Notice]) -> list[Notice]:
         """Rate a finishing game, inside the transaction of its commit: read its players'
-        ratings, let `rated.rate` work out the new ones, store them with a history entry each.
+        ratings, let `rated.rate` work out the new ones, store them with a history entry each;
+        returns the commit's notices as `rated.announce` amends them (to say the new ratings).
         A game that has history entries is rated already and is left alone."""
         async with self.db.execute("SELECT 1 FROM rating_history WHERE game_id=? LIMIT 1",
                                    (game_id,)) as cur:
             if await cur.fetchone() is not None:
-                return
+                return notices
         current: dict[int, tuple[float, float] | None] = {}
         for user_id in rated.places:
             async with self.db.execute(
@@ -728,8 +730,7 @@ class Store:
             await self.db.execute(
                 "INSERT INTO rating_history(game_id, user_id, place, mu, sigma, at) "
                 "VALUES(?, ?, ?, ?, ?, ?)", (game_id, user_id, rated.places[user_id], mu, sigma, now))
-        if rated.announce is not None:
-            await self._insert_notices(game_id, rated.announce(current, new), now)
+        return rated.announce(current, new, notices) if rated.announce is not None else notices
 
     async def ratings_of_game(self, guild_id: int, game: str) -> list[PlayerRating]:
         """Every rated player of `game` in a server (in no particular order)."""
@@ -774,8 +775,8 @@ class RatedResult:
     winners: frozenset[int]
     drew: frozenset[int]
     rate: Callable[[dict[int, tuple[float, float] | None]], dict[int, tuple[float, float]]]
-    # the notices that tell the players, from the ratings before and after the game
-    announce: Callable[[dict, dict], list[Notice]] | None = None
+    # (ratings before, after, the commit's notices) -> the notices, saying the new ratings
+    announce: Callable[[dict, dict, list[Notice]], list[Notice]] | None = None
 
 
 @dataclass

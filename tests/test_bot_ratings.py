@@ -69,7 +69,9 @@ async def check_stored(bot, expected: Expected) -> None:
 
 
 def ratings_posts(fake, thread) -> list[str]:
-    return [m.content for m in fake.messages(thread) if m.content.startswith("📈")]
+    """The ratings lines of a game's thread."""
+    return [line for m in fake.messages(thread) for line in m.content.splitlines()
+            if line.startswith("📈")]
 
 
 def ratings_line(changes: dict[str, tuple], names: dict[str, str], order: list[str]) -> str:
@@ -116,10 +118,10 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         await settle(bot)
         changes = expected.game("relativity", {str(alice): 1, str(bob): 2}, winners={str(alice)})
         await check_stored(bot, expected)
-        # the thread says the new ratings once, after the result
+        # the result post says the new ratings, once, under the result
         assert ratings_posts(fake, thread) == [ratings_line(changes, names, [str(alice), str(bob)])]
-        assert fake.messages(thread)[-1].content.startswith("📈")
-        assert "🏁" in fake.messages(thread)[-2].content
+        end = fake.messages(thread)[-1].content.splitlines()
+        assert end[-2].startswith("🏁") and end[-1].startswith("📈")
         assert changes[str(bob)][1] < 1000 < changes[str(alice)][1]
 
         # 2. Relativity aborted by its host: no rating changes, carol gets none.

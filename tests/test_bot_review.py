@@ -99,6 +99,7 @@ def to_schema_v1(db) -> None:
             "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
             "ALTER TABLE outbox DROP COLUMN edit_of; ALTER TABLE seats DROP COLUMN dm_closed; "
             "ALTER TABLE games DROP COLUMN extras; "
+            "DROP TABLE rating_history; DROP TABLE ratings; "
             "UPDATE meta SET value='1' WHERE key='schema_version';")
 
 
