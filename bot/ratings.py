@@ -62,8 +62,9 @@ def initial() -> tuple[float, float]:
 def places(game, state) -> dict[str, int]:
     """Each player's place at the end of a finished game, 1 first, equal places tie (as in
     1, 2, 2, 4): the winners first; then the players who played to the end, by the game's
-    scores (in a draw, all of them tie); then those who left (resigned or were timed out),
-    the last to leave ahead of the earlier ones."""
+    scores (in a draw, all of them tie); then those who left the game (resigned), the last
+    to leave ahead of the earlier ones (a resignation is a loss to everyone who played on,
+    even to a player with fewer points)."""
     outcome = game.outcome(state)
     public = game.view(state, None)   # (the result is public: nothing secret is used)
     left = list(public["left"])
