@@ -18,7 +18,6 @@ with rating history is never rated again: exactly once, whatever restarts or dou
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import Mapping, Optional
 
@@ -32,8 +31,6 @@ import engine
 from . import computers, texts
 from .errors import UserError
 from .storage import GameRow, Notice, PlayerRating, RatedResult
-
-log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()      # the library's defaults: mu 25, sigma 25/3, a newcomer shows 1000
 SHOWN_BASE = 1000           # shown rating = SHOWN_BASE + SHOWN_SCALE * (mu - 3 sigma)

@@ -13,6 +13,7 @@ from openskill.models import PlackettLuce
 
 import engine
 from bot import computers, ratings
+from bot.storage import Seat, Store
 from tests.botkit import (command, drawn, fake, open_game, press, running_bot, said,  # noqa: F401
                           settle)
 
@@ -272,22 +273,63 @@ def test_places_winners_then_score_then_who_left_last(game, places):
     assert ratings.places(game, None) == places
 
 
+async def rated_game(store, guild: int, game: str, places: dict[int, int], names: dict[int, str]) -> None:
+    """A game of `game` between `places`' players that finishes with those places, through
+    the store alone (the bot's tests above play theirs)."""
+    players = list(places)
+    row = await store.create_game(game=game, guild_id=guild, channel_id=5, host_id=players[0],
+                                  host_name=names[players[0]], options={}, deadline_seconds=None,
+                                  invited_id=None, now=1.0)
+    await store.commit(row.id, row.version, now=2.0, changes={"status": "active"},
+                       seats=[Seat(n, p, names[p]) for n, p in enumerate(players)])
+    row = await store.get_game(row.id)
+    rated = ratings.RatedResult(
+        guild_id=guild, game=game, places=places, names=names,
+        winners=frozenset(p for p in places if places[p] == 1), drew=frozenset(),
+        rate=lambda current: ratings.rate(current, places))
+    await store.commit(row.id, row.version, now=3.0, changes={"status": "finished"}, rated=rated)
+
+
+async def test_a_long_leaderboard_shows_the_top_ten_ties_and_you_and_a_long_trend(fake, tmp_path):
+    users = [fake.add_user(f"p{n:02d}") for n in range(12)]
+    names = {int(u): f"p{n:02d}" for n, u in enumerate(users)}
+    expected = Expected()
+    async with running_bot(fake, tmp_path / "bot.sqlite3") as bot:
+        guild = int(fake.guild_id)
+        # BYOP1 for twelve: places 1 to 10, and the last two tie
+        places = {int(u): min(n + 1, 11) for n, u in enumerate(users)}
+        await rated_game(bot.store, guild, "byop1", places, names)
+        expected.game("byop1", {str(p): place for p, place in places.items()})
+        res = await command(fake, users[11], "leaderboard", {"game": "byop1"})
+        lines = res.original.content.splitlines()
+        assert "the top 10 of 12 rated players" in lines[0]
+        for n in range(10):
+            want = shown(expected.ratings["byop1", str(users[n])])
+            assert lines[1 + n].startswith(f"{n + 1}. **p{n:02d}**: **{want}** (1 game, ")
+        assert "p10" not in res.original.content   # 11th, tied with the caller, but not them
+        want = shown(expected.ratings["byop1", str(users[11])])
+        assert lines[11:13] == ["…", f"11. **p11** (you): **{want}** (1 game, 0 wins)"]
+
+        # seven Relativity games of p00 and p01, p00 winning all but the third: the trend is
+        # the change over the last five, and a line of all seven
+        for n in range(7):
+            first, second = (users[1], users[0]) if n == 2 else (users[0], users[1])
+            await rated_game(bot.store, guild, "relativity", {int(first): 1, int(second): 2}, names)
+            expected.game("relativity", {str(first): 1, str(second): 2}, winners={str(first)})
+        history = expected.history["relativity", str(users[0])]
+        res = await command(fake, users[1], "stats", {"player": users[0]})
+        line = next(li for li in res.original.content.splitlines() if li.startswith("**Relativity**"))
+        assert line.startswith(f"**Relativity**: **{history[-1]}**, 7 games, 6 wins; "
+                               f"{history[-1] - history[-6]:+d} over the last 5 games ")
+        spark = line.rsplit(" ", 1)[1]
+        assert len(spark) == 7 and spark[2] == min(spark) and spark[-1] == "█"
+
+
 async def test_forget_guild_forgets_the_servers_ratings_only(tmp_path):
-    from bot.storage import Seat, Store
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     try:
         for guild in (1, 2):
-            row = await store.create_game(game="relativity", guild_id=guild, channel_id=5, host_id=10,
-                                          host_name="alice", options={}, deadline_seconds=None,
-                                          invited_id=None, now=1.0)
-            await store.commit(row.id, row.version, now=2.0, changes={"status": "active"},
-                               seats=[Seat(0, 10, "alice"), Seat(1, 20, "bob")])
-            row = await store.get_game(row.id)
-            rated = ratings.RatedResult(
-                guild_id=guild, game="relativity", places={10: 1, 20: 2}, names={s.user_id: s.name for s in row.seats},
-                winners=frozenset({10}), drew=frozenset(),
-                rate=lambda current: ratings.rate(current, {10: 1, 20: 2}))
-            await store.commit(row.id, row.version, now=3.0, changes={"status": "finished"}, rated=rated)
+            await rated_game(store, guild, "relativity", {10: 1, 20: 2}, {10: "alice", 20: "bob"})
         assert len(await store.ratings_of_game(1, "relativity")) == 2
         await store.forget_guild(1)
         assert await store.ratings_of_game(1, "relativity") == []
