@@ -220,7 +220,7 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
     finally:
         await store.close()
     print(f"Deleted {count} game(s) of server {guild_id}, with their players, moves, timers and "
-          f"messages.")
+          f"messages, and the server's ratings.")
     return 0
 
 

@@ -20,6 +20,7 @@ from .away import Away
 from .commands import Controller, Tree
 from .delivery import Delivery
 from .computers import Thinker
+from .ratings import Ratings
 from .rendering import Renderer
 from .flow import GameFlow
 from .settings import Settings
@@ -129,6 +130,7 @@ class PiecepackBot(commands.Bot):
         self.controller = Controller(self)
         await self.add_cog(self.controller)
         await self.add_cog(Away(self))
+        await self.add_cog(Ratings(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)

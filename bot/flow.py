@@ -31,7 +31,7 @@ from typing import Awaitable, Callable, Mapping
 import engine
 from engine import Game, GameError, Rng
 
-from . import computers, texts, ui
+from . import computers, ratings, texts, ui
 from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
 from .settings import DEADLINES
 from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
@@ -656,10 +656,12 @@ class GameFlow:
         changes = {"state": game.to_json(new), "status": plan.status}
         if extras is not None:
             changes["extras"] = {k: v for k, v in extras.items() if k != "history"}
+        # A rated game is rated in the transaction that finishes it: exactly once.
+        rated = ratings.rated_result(row, game, new) if plan.status == "finished" else None
         await self.store.commit(
             row.id, row.version, now=now,
             changes=changes,
-            events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers)
+            events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers, rated=rated)
         self.on_commit()
 
     # ---- what to say after a change ----------------------------------------------------------

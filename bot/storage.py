@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import aiosqlite
 
@@ -108,7 +108,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN extras TEXT NOT NULL DEFAULT '{}';
     """,
-    # time away: a player's absences in a server (ends_at moves to the return when they come
+    # 4 -> 5: time away: a player's absences in a server (ends_at moves to the return when they come
     # back early, so the month's allowance counts the time actually spent away)
     """
     CREATE TABLE absences (
@@ -119,6 +119,34 @@ MIGRATIONS: list[str] = [
         ends_at   REAL    NOT NULL
     );
     CREATE INDEX absences_user ON absences(guild_id, user_id, ends_at);
+    """,
+    # 5 -> 6: ratings (issue 14, part 3): each server's rating per game and player, and every
+    # player's rating after each rated game (its trend); a game with history rows is rated
+    """
+    CREATE TABLE ratings (
+        guild_id     INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        mu           REAL    NOT NULL,
+        sigma        REAL    NOT NULL,
+        games        INTEGER NOT NULL DEFAULT 0,
+        wins         INTEGER NOT NULL DEFAULT 0,
+        draws        INTEGER NOT NULL DEFAULT 0,
+        updated_at   REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE rating_history (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        place    INTEGER NOT NULL,
+        mu       REAL    NOT NULL,
+        sigma    REAL    NOT NULL,
+        at       REAL    NOT NULL,
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX rating_history_user ON rating_history(user_id, id);
     """,
 ]
 
@@ -320,6 +348,7 @@ class Store:
         async with self._transaction():
             await self.db.execute("DELETE FROM absences WHERE guild_id=?", (guild_id,))
             cur = await self.db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
+            await self.db.execute("DELETE FROM ratings WHERE guild_id=?", (guild_id,))
             return cur.rowcount
 
     # ---- meta ------------------------------------------------------------------------------
@@ -443,11 +472,14 @@ class Store:
                      seats: list[Seat] | None = None,
                      events: Iterable[Event] = (),
                      notices: Iterable[Notice] = (),
-                     timers: dict[str, tuple[float, dict]] | None = None) -> int:
+                     timers: dict[str, tuple[float, dict]] | None = None,
+                     rated: "RatedResult | None" = None) -> int:
         """Apply one change of a game atomically; returns the new version.
 
         `seats` replaces all seats; `timers` (kind -> (due_at, data)) replaces all of the game's
-        timers when given ({} clears them). Raises Conflict if the version moved on.
+        timers when given ({} clears them); `rated`, the result of a game that this change
+        finishes, updates the ratings in the same transaction. Raises Conflict if the version
+        moved on.
         """
         changes = dict(changes or {})
         unknown = set(changes) - _UPDATABLE
@@ -473,6 +505,8 @@ class Store:
                     [(game_id, s.seat, s.user_id, s.name, int(s.dm_closed)) for s in seats])
             for event in events:
                 await self._insert_event(game_id, new_version, now, event)
+            if rated is not None:   # (its notices may say the new ratings)
+                notices = await self._rate(game_id, now, rated, list(notices))
             await self._insert_notices(game_id, notices, now)
             if timers is not None:
                 await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
@@ -729,6 +763,102 @@ class Store:
                 "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data",
                 [(game_id, kind, due, json.dumps(data)) for kind, (due, data) in timers.items()])
             await self._insert_notices(game_id, notices, now)
+    # ---- ratings (issue 14, part 3) ----------------------------------------------------------
+
+    async def _rate(self, game_id: int, now: float, rated: RatedResult,
+                    notices: list[Notice]) -> list[Notice]:
+        """Rate a finishing game, inside the transaction of its commit: read its players'
+        ratings, let `rated.rate` work out the new ones, store them with a history entry each;
+        returns the commit's notices as `rated.announce` amends them (to say the new ratings).
+        A game that has history entries is rated already and is left alone."""
+        async with self.db.execute("SELECT 1 FROM rating_history WHERE game_id=? LIMIT 1",
+                                   (game_id,)) as cur:
+            if await cur.fetchone() is not None:
+                return notices
+        current: dict[int, tuple[float, float] | None] = {}
+        for user_id in rated.places:
+            async with self.db.execute(
+                    "SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND user_id=?",
+                    (rated.guild_id, rated.game, user_id)) as cur:
+                row = await cur.fetchone()
+            current[user_id] = (row[0], row[1]) if row else None
+        new = rated.rate(current)
+        for user_id, (mu, sigma) in new.items():
+            await self.db.execute(
+                "INSERT INTO ratings(guild_id, game, user_id, display_name, mu, sigma, games, wins, "
+                "draws, updated_at) VALUES(?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
+                "ON CONFLICT(guild_id, game, user_id) DO UPDATE SET "
+                "display_name=excluded.display_name, mu=excluded.mu, sigma=excluded.sigma, "
+                "games=games+1, wins=wins+excluded.wins, draws=draws+excluded.draws, "
+                "updated_at=excluded.updated_at",
+                (rated.guild_id, rated.game, user_id, rated.names.get(user_id, str(user_id)), mu,
+                 sigma, int(user_id in rated.winners), int(user_id in rated.drew), now))
+            await self.db.execute(
+                "INSERT INTO rating_history(game_id, user_id, place, mu, sigma, at) "
+                "VALUES(?, ?, ?, ?, ?, ?)", (game_id, user_id, rated.places[user_id], mu, sigma, now))
+        return rated.announce(current, new, notices) if rated.announce is not None else notices
+
+    async def ratings_of_game(self, guild_id: int, game: str) -> list[PlayerRating]:
+        """Every rated player of `game` in a server (in no particular order)."""
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? AND game=?",
+                    (guild_id, game)) as cur:
+                return [PlayerRating(*r) for r in await cur.fetchall()]
+
+    async def ratings_of_user(self, guild_id: int, user_id: int) -> list[PlayerRating]:
+        """A player's rating in each game they have a rating for in a server."""
+        async with self.lock:
+            async with self.db.execute(
+                    f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? AND user_id=? "
+                    "ORDER BY game", (guild_id, user_id)) as cur:
+                return [PlayerRating(*r) for r in await cur.fetchall()]
+
+    async def rating_history(self, guild_id: int, game: str, user_id: int,
+                             limit: int) -> list[tuple[float, float]]:
+        """A player's (mu, sigma) after each of their last `limit` rated games of `game` in a
+        server, oldest first."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT h.mu, h.sigma FROM rating_history h JOIN games g ON g.id = h.game_id "
+                    "WHERE h.user_id=? AND g.guild_id=? AND g.game=? ORDER BY h.id DESC LIMIT ?",
+                    (user_id, guild_id, game, limit)) as cur:
+                rows = await cur.fetchall()
+        return [(r[0], r[1]) for r in reversed(rows)]
+
+
+@dataclass
+class RatedResult:
+    """The result of a rated game, rated in the transaction that finishes the game (see
+    bot.ratings, which makes it). `places`: user id -> place, 1 first, equal places tie;
+    `rate` takes each player's (mu, sigma), None before their first rated game, and returns
+    the new ones; `announce` says them (in the same transaction: once)."""
+
+    guild_id: int
+    game: str
+    places: dict[int, int]
+    names: dict[int, str]
+    winners: frozenset[int]
+    drew: frozenset[int]
+    rate: Callable[[dict[int, tuple[float, float] | None]], dict[int, tuple[float, float]]]
+    # (ratings before, after, the commit's notices) -> the notices, saying the new ratings
+    announce: Callable[[dict, dict, list[Notice]], list[Notice]] | None = None
+
+
+@dataclass
+class PlayerRating:
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    draws: int
+
+
+_RATING_COLUMNS = "guild_id, game, user_id, display_name, mu, sigma, games, wins, draws"
 
 
 def backup(source: str, target: str) -> int:

@@ -140,4 +140,5 @@ HELP = """\
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`.
-**Away** `/away days:<n>` stops the clock of your games here for n days (14 a month at most); `/away days:0` when you are back early."""
+**Away** `/away days:<n>` stops the clock of your games here for n days (14 a month at most); `/away days:0` when you are back early.
+**Ratings** `/leaderboard game:<name>` shows this server's best players of a game; `/stats` (or `/stats player:<someone>`) their games, wins, rating and its trend. Games between people count (not against the computer, not aborted ones; resigning is a loss)."""

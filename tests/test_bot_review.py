@@ -95,10 +95,15 @@ async def test_a_refused_status_edit_is_not_reposted_after_the_reveal(fake, draw
 def to_schema_v1(db) -> None:
     """Turn the database back into what the first release left (schema v1), games included."""
     with sqlite3.connect(db) as conn:
+        # every table a later migration added goes, whichever they are
+        later = [name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT IN "
+            "('games', 'seats', 'events', 'timers', 'outbox', 'meta', 'sqlite_sequence')")]
         conn.executescript(
-            "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
+            "".join(f"DROP TABLE {name}; " for name in later)
+            + "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
             "ALTER TABLE outbox DROP COLUMN edit_of; ALTER TABLE seats DROP COLUMN dm_closed; "
-            "ALTER TABLE games DROP COLUMN extras; DROP TABLE absences; "
+            "ALTER TABLE games DROP COLUMN extras; "
             "UPDATE meta SET value='1' WHERE key='schema_version';")
 
 
