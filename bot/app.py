@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .commands import Controller, Tree
+from .daily import Daily
 from .delivery import Delivery
 from .computers import Thinker
 from .rendering import Renderer
@@ -127,6 +128,7 @@ class PiecepackBot(commands.Bot):
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
+        await self.add_cog(Daily(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)
