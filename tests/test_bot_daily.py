@@ -16,7 +16,8 @@ import engine
 from bot.daily import daily_seed, summary_line, utc_day
 from bot.storage import backup
 from engine.byop1 import solve
-from tests.botkit import (FakeClock, command, drawn, fake, fake_discord, running_bot,  # noqa: F401
+from tests import fakediscord
+from tests.botkit import (FakeClock, break_route, command, drawn, fake, fake_discord, running_bot,  # noqa: F401
                           said, settle)
 
 PACK = engine.get_game("pack-solitaire")
@@ -189,3 +190,19 @@ async def test_byop1_daily_measures_slides_and_time(fake, drawn, tmp_path):
                             None) in table
         public = fake.messages(fake.channel_id)
         assert len(public) == 1 and "slides" not in public[0].content
+
+
+async def test_without_a_private_thread_nothing_is_played_in_the_open(fake, drawn, solver, tmp_path):
+    alice = fake.add_user("alice")
+    refused = break_route(fake, ("POST", r"/channels/(\d+)/threads"),
+                          lambda: fakediscord._APIError(403, 50013, "Missing Permissions"), times=1)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock(NOON)) as bot:
+        res = await command(fake, alice, "daily", {"game": "pack-solitaire"})
+        assert refused and "Create Private Threads" in said(res) and "Nothing was played" in said(res)
+        await settle(bot)
+        assert not fake.messages(fake.channel_id) and not fake.threads
+        assert [r.status for r in await bot.store.games_of_user(int(alice), statuses=("lobby", "active", "cancelled"))] \
+            == ["cancelled"]
+        # it did not count as played: once the bot may open the thread, the puzzle is there
+        _, row = await daily(fake, bot, alice)
+        assert row.status == "active" and fake.channel(row.thread_id).type == 12
