@@ -110,8 +110,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN extras TEXT NOT NULL DEFAULT '{}';
     """,
     # daily puzzles: who played which server's deal of the day (once each), in which game
+    # (IF NOT EXISTS: a database taken back to an older schema by hand may keep the table)
     """
-    CREATE TABLE daily_plays (
+    CREATE TABLE IF NOT EXISTS daily_plays (
         guild_id   INTEGER NOT NULL,
         day        TEXT    NOT NULL,
         game       TEXT    NOT NULL,
@@ -120,7 +121,7 @@ MIGRATIONS: list[str] = [
         started_at REAL    NOT NULL,
         PRIMARY KEY (guild_id, day, game, user_id)
     );
-    CREATE INDEX daily_plays_game ON daily_plays(game_id);
+    CREATE INDEX IF NOT EXISTS daily_plays_game ON daily_plays(game_id);
     """,
 ]
 
