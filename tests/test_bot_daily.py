@@ -7,6 +7,7 @@ what matters here is that the deal's best is worked out once and shown."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -206,3 +207,17 @@ async def test_without_a_private_thread_nothing_is_played_in_the_open(fake, draw
         # it did not count as played: once the bot may open the thread, the puzzle is there
         _, row = await daily(fake, bot, alice)
         assert row.status == "active" and fake.channel(row.thread_id).type == 12
+
+
+async def test_two_daily_commands_at_once_open_one_game(fake, drawn, solver, tmp_path):
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock(NOON)) as bot:
+        first, second = await asyncio.gather(fake.slash(alice, "daily", {"game": "byop1"}),
+                                             fake.slash(alice, "daily", {"game": "byop1"}))
+        answers = [said(await res.done()) for res in (first, second)]
+        await settle(bot)
+        rows = await bot.store.games_of_user(int(alice), statuses=("active",))
+        assert len(rows) == 1 and len(await bot.store.daily_plays(int(fake.guild_id), utc_day(NOON), "byop1")) == 1
+        assert sum("private thread" in a and "is in <#" in a for a in answers) == 1
+        assert all(f"<#{rows[0].thread_id}>" in a or "already" in a for a in answers)
+        assert len(fake.threads) == 1
