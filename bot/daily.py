@@ -147,6 +147,12 @@ class Daily(commands.Cog):
             if mine is not None and result_of(mine[1], mine[0]) is None:
                 row = mine[1]
                 where = f"<#{row.thread_id}>" if row.thread_id else f"game #{row.id}"
+                if row.thread_id:   # (one who left a private thread cannot go back by themselves)
+                    try:
+                        await self.bot.http.add_user_to_thread(row.thread_id, interaction.user.id)
+                    except discord.HTTPException as exc:
+                        log.info("could not add user %s back to daily game %s: %s",
+                                 interaction.user.id, row.id, exc)
                 raise UserError(f"Your daily {title} of {day} is waiting for you in {where} "
                                 "(your private thread). The table opens once you have finished it.")
             if mine is not None or show == "table":

@@ -101,8 +101,11 @@ async def test_one_deal_per_server_and_day_played_once_and_no_spoilers(fake, dra
         assert tiles_of(b_row) == tiles_of(a_row)
         assert len(solver) == 1                              # one deal, solved once
 
-        # a second /daily returns alice to her running game; no second game
+        # a second /daily returns alice to her running game (back in its thread, had she
+        # left it); no second game
+        thread.member_ids.remove(str(alice))
         again, _ = await daily(fake, bot, alice)
+        assert str(alice) in fake.channel(a_row.thread_id).member_ids
         assert f"<#{a_row.thread_id}>" in said(again) and "waiting for you" in said(again)
         assert len(await bot.store.games_of_user(int(alice), statuses=("active", "finished"))) == 1
 
