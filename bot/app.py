@@ -18,6 +18,7 @@ from discord.ext import commands
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .away import Away
 from .commands import Controller, Tree
+from .daily import Daily
 from .delivery import Delivery
 from .computers import Thinker
 from .ratings import Ratings
@@ -131,6 +132,7 @@ class PiecepackBot(commands.Bot):
         await self.add_cog(self.controller)
         await self.add_cog(Away(self))
         await self.add_cog(Ratings(self))
+        await self.add_cog(Daily(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)

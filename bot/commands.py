@@ -23,6 +23,7 @@ from . import computers as bot_computers
 from . import texts, ui
 from .components import DYNAMIC_ITEMS, build_view
 from . import delivery
+from .daily import check_may_see
 from .flow import StaleControls, UserError, parse_options
 from .storage import Conflict
 from .settings import DEADLINES
@@ -530,6 +531,7 @@ class Controller(commands.Cog):
         async with self.answering(interaction, game):
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game, require_running=False, require_seat=False)
+            await check_may_see(self.bot.store, row, interaction.user.id)
             if row.status in ("lobby", "cancelled") or row.state is None:
                 raise UserError(f"Game #{row.id} has no board (it {'has not started' if row.status == 'lobby' else 'was cancelled'}).")
             g = self.flow.game_of(row)

@@ -184,6 +184,9 @@ class GameFlow:
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
         # game id -> the future of its background work (e.g. a solver), running off the loop
         self.jobs: dict[int, asyncio.Future] = {}
+        # async (row, game, final state, extras) -> notices to post with a game's end (in the
+        # same transaction): other parts' hooks (daily puzzles' public line)
+        self.end_hooks: list[Callable[..., Awaitable[list[Notice]]]] = []
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -431,11 +434,12 @@ class GameFlow:
                                 "itself as soon as every seat is taken.")
             raise UserError(f"{game.title} needs at least {game.min_players} players.")
 
-    async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]]) -> GameRow:
+    async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]],
+                    *, seed: int | None = None) -> GameRow:
         """Deal the game, open its thread and post the first board. `row` is a full lobby the
-        caller has checked with can_start."""
+        caller has checked with can_start. `seed` fixes the deal (a daily puzzle's)."""
         game = self.game_of(row)
-        seed = int(self.seed_source())
+        seed = int(self.seed_source() if seed is None else seed)
         row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
@@ -469,7 +473,7 @@ class GameFlow:
         except Conflict:
             raise UserError("The lobby changed at the same moment; please press again.") from None
         self.on_commit()
-        self.launch_background(row.id, game, state, {})
+        self.launch_background(row.id, game, state, row.extras)   # (a daily may know its best)
         return await self.get(row.id)
 
     # ---- background work (off the event loop) ---------------------------------------------
@@ -652,6 +656,8 @@ class GameFlow:
         if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
             edited = {n.edit_of for n in plan.notices}
             plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
+            for hook in self.end_hooks:
+                plan.notices += await hook(row, game, new, extras if extras is not None else row.extras)
         timers = await self.with_computer_timers(row, game, new, plan.timers, now)
         changes = {"state": game.to_json(new), "status": plan.status}
         if extras is not None:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -147,6 +148,20 @@ MIGRATIONS: list[str] = [
         UNIQUE (game_id, user_id)
     );
     CREATE INDEX rating_history_user ON rating_history(user_id, id);
+    """,
+    # 6 -> 7: daily puzzles: who played which server's deal of the day (once each), in which game
+    # (IF NOT EXISTS: a database taken back to an older schema by hand may keep the table)
+    """
+    CREATE TABLE IF NOT EXISTS daily_plays (
+        guild_id   INTEGER NOT NULL,
+        day        TEXT    NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        started_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, day, game, user_id)
+    );
+    CREATE INDEX IF NOT EXISTS daily_plays_game ON daily_plays(game_id);
     """,
 ]
 
@@ -825,6 +840,50 @@ class Store:
                     (user_id, guild_id, game, limit)) as cur:
                 rows = await cur.fetchall()
         return [(r[0], r[1]) for r in reversed(rows)]
+
+    # ---- daily puzzles (issue 14, part 4) ------------------------------------------------------
+
+    async def daily_secret(self) -> str:
+        """The key the daily deals are derived from: made once at random, kept in `meta` (so a
+        backup keeps it and nobody can work a deal out from the source)."""
+        async with self._transaction():
+            await self.db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES('daily_secret', ?)",
+                                  (secrets.token_hex(32),))
+            return await self._meta("daily_secret")
+
+    async def add_daily_play(self, guild_id: int, day: str, game: str, user_id: int, game_id: int,
+                             now: float) -> bool:
+        """Record that `user_id` plays the day's deal in game `game_id`; False (and nothing
+        written) when they have played it already."""
+        async with self.lock:
+            cur = await self.db.execute(
+                "INSERT OR IGNORE INTO daily_plays(guild_id, day, game, user_id, game_id, started_at) "
+                "VALUES(?, ?, ?, ?, ?, ?)", (guild_id, day, game, user_id, game_id, now))
+            return cur.rowcount == 1
+
+    async def drop_daily_play(self, game_id: int) -> None:
+        async with self.lock:
+            await self.db.execute("DELETE FROM daily_plays WHERE game_id=?", (game_id,))
+
+    async def daily_plays(self, guild_id: int, day: str, game: str) -> list[tuple[float, GameRow]]:
+        """The day's plays of a server's deal: (started_at, game row), in the order started."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT d.started_at, " + ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+                    + " FROM daily_plays d JOIN games g ON g.id = d.game_id "
+                    "WHERE d.guild_id=? AND d.day=? AND d.game=? ORDER BY d.started_at, g.id",
+                    (guild_id, day, game)) as cur:
+                rows = await cur.fetchall()
+            games = await self._with_seats(rows)
+        return [(r["started_at"], g) for r, g in zip(rows, games)]
+
+    async def daily_of_game(self, game_id: int) -> dict | None:
+        """{day, game, started_at} when game `game_id` is someone's daily puzzle, else None."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT day, game, started_at FROM daily_plays WHERE game_id=?", (game_id,)) as cur:
+                row = await cur.fetchone()
+        return dict(row) if row else None
 
 
 @dataclass

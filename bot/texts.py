@@ -141,4 +141,5 @@ HELP = """\
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`.
 **Away** `/away days:<n>` stops the clock of your games here for n days (14 a month at most); `/away days:0` when you are back early.
-**Ratings** `/leaderboard game:<name>` shows this server's best players of a game; `/stats` (or `/stats player:<someone>`) their games, wins, rating and its trend. Games between people count (not against the computer, not aborted ones; resigning is a loss)."""
+**Ratings** `/leaderboard game:<name>` shows this server's best players of a game; `/stats` (or `/stats player:<someone>`) their games, wins, rating and its trend. Games between people count (not against the computer, not aborted ones; resigning is a loss).
+**Daily puzzles** `/daily game:pack-solitaire` or `/daily game:byop1`: the same deal for everyone in this server each (UTC) day, played once in a private thread; the day's table opens once you have played."""
