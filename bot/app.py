@@ -21,6 +21,7 @@ from .delivery import Delivery
 from .computers import Thinker
 from .rendering import Renderer
 from .flow import GameFlow
+from .history import History
 from .settings import Settings
 from .storage import Store
 from .workers import WorkerPool
@@ -127,6 +128,7 @@ class PiecepackBot(commands.Bot):
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
+        await self.add_cog(History(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)
