@@ -207,7 +207,7 @@ class History(commands.Cog):
                     try:
                         await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
                                                     changes={"status": "cancelled"},
-                                                    events=[Event("decline", user)], timers={})
+                                                    events=[Event("rematch-decline", user)], timers={})
                     except Conflict:
                         raise UserError("The rematch changed at the same moment; please press again.") from None
                     row = await self.flow.get(new_id)
