@@ -573,7 +573,7 @@ class Controller(commands.Cog):
             rows = [] if status == "finished" else \
                 await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
             finished = [] if status == "active" else await self.bot.get_cog("History").finished_lines(
-                interaction.user.id, interaction.guild_id)
+                interaction.user.id, interaction.guild_id, share=0.5 if status == "all" else 1.0)
             if not rows and not finished:
                 raise UserError("You have no finished games here yet." if status == "finished" else
                                 "You have no open games here. Start one with `/play`.")

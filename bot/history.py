@@ -24,7 +24,7 @@ from discord.ui import Button, DynamicItem
 
 from . import computers, records, texts
 from .commands import EVERYWHERE
-from .components import builds
+from .components import build_view, builds
 from .errors import UserError
 from .storage import Conflict, Event, GameRow
 
@@ -156,7 +156,6 @@ class History(commands.Cog):
 
     @staticmethod
     def answer_view(row: GameRow) -> discord.ui.View:
-        from .components import build_view
         return build_view([["rematch-answer", row.id, "accept"], ["rematch-answer", row.id, "decline"]])
 
     def request_text(self, old: GameRow, row: GameRow, accepted: list[str], *,
@@ -229,14 +228,16 @@ class History(commands.Cog):
 
     # ---- finished games in /games ------------------------------------------------------------
 
-    async def finished_lines(self, user_id: int, guild_id: int | None) -> list[str]:
-        """The player's finished games here, newest first, each with its result."""
+    async def finished_lines(self, user_id: int, guild_id: int | None, *,
+                             share: float = 1.0) -> list[str]:
+        """The player's finished games here, newest first, each with its result, in `share`
+        of a message (the rest is for running games)."""
         rows = await self.bot.store.games_of_user(user_id, guild_id, statuses=("finished",))
         lines: list[str] = []
         size = 0
         for n, row in enumerate(reversed(rows)):
             line = self.finished_line(row, str(user_id))
-            if size + len(line) > FINISHED_LIMIT:
+            if size + len(line) > FINISHED_LIMIT * share:
                 lines.append(f"…and {len(rows) - n} older finished games (see `/record game:<number>`).")
                 break
             lines.append(line)

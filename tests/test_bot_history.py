@@ -352,3 +352,36 @@ async def test_replay_hides_a_committed_face_until_its_reveal(fake, tmp_path, sv
             res = await command(fake, carol, "replay", bad)
             assert res.messages and all(m.ephemeral for m in res.messages), bad
             assert re.search(r"moves 0 to 2 so far|numbered from 0|no game #999", said(res)), said(res)
+
+
+# --------------------------------------------------------------------------- records alone
+
+
+async def test_a_change_of_mind_is_never_in_the_record(tmp_path):
+    from bot.flow import GameFlow
+    from bot.storage import Store
+    from tests.botkit import FakeClock
+    from tests.test_bot_flow import ALICE, BOB, started
+
+    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    try:
+        clock = FakeClock()
+        flow = GameFlow(store, clock, seed_source=lambda: 9)
+        row = await started(flow, "global-warming", (ALICE, BOB))
+        await flow.act(row.id, ALICE, "move", "5")
+        clock.advance(60)
+        await flow.act(row.id, ALICE, "move", "3")        # changed before the reveal
+        hist = records.history("global-warming", await store.events(row.id))
+        (first,) = hist.entries
+        assert (first.number, first.at, first.shown) == (1, clock.now - 60, False)
+        text = records.record_text(hist, title="Global Warming", game_id=row.id,
+                                   names={str(ALICE): "alice", str(BOB): "bob"}, result=None)
+        assert text.splitlines()[-1].split("\t")[4:] == ["?", "secret choice, not revealed"]
+        await flow.act(row.id, BOB, "move", "2")          # the reveal
+        hist = records.history("global-warming", await store.events(row.id))
+        assert [(e.actor, e.text, e.shown) for e in hist.entries] == \
+            [(str(ALICE), "3", True), (str(BOB), "2", True)]
+        assert records.visible_at(hist.entries[0], hist.entries[0].event) is False
+        assert hist.event_of(1) < hist.event_of(2) and hist.event_of(0) < hist.event_of(1)
+    finally:
+        await store.close()
