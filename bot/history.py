@@ -131,13 +131,18 @@ class History(commands.Cog):
                 old.id, game=old.game, guild_id=old.guild_id, channel_id=old.channel_id,
                 host_id=interaction.user.id, seats=rotated, options=old.options,
                 deadline_seconds=old.deadline_seconds, accepted=[user], now=self.bot.now())
-        if not created:
+        accepted = [user] if created else (await self.bot.store.rematch_of(row.id) or (0, []))[1]
+        if not created and not (row.status == "lobby" and all(p in accepted for p in humans(row))):
             raise UserError(self.existing_text(old, row))
-        if humans(row) == [user]:
-            # Nobody else to ask (a solo game, or computers only): it starts at once.
+        if all(p in accepted for p in humans(row)):
+            # Nobody else to ask (a solo game, or computers only), or everyone had accepted
+            # when the bot stopped before it could start the game: it starts now.
             await interaction.response.defer(thinking=True)
-            row = await self.start(row, old)
-            await interaction.followup.send(self.request_text(old, row, [user]))
+            async with self.lock(row.id):
+                row = await self.flow.get(row.id)
+                if row.status == "lobby":
+                    row = await self.start(row, old)
+            await interaction.followup.send(self.request_text(old, row, accepted))
             return
         await interaction.response.send_message(
             self.request_text(old, row, [user]),
@@ -212,11 +217,13 @@ class History(commands.Cog):
                     row = await self.flow.get(new_id)
                     text = self.request_text(old, row, accepted, declined=user)
                 else:
-                    if user in accepted:
-                        waiting = [p for p in humans(row) if p not in accepted]
+                    waiting = [p for p in humans(row) if p not in accepted]
+                    if user not in accepted:
+                        accepted = await self.bot.store.accept_rematch(new_id, user)
+                    elif waiting:
                         raise UserError("You have accepted already; waiting for "
                                         f"{texts.name_list(waiting, row.names)}.")
-                    accepted = await self.bot.store.accept_rematch(new_id, user)
+                    # (all accepted already: the bot stopped before the start; it starts now)
                     if all(p in accepted for p in humans(row)):
                         row = await self.start(row, old)
                     text = self.request_text(old, row, accepted)

@@ -385,3 +385,54 @@ async def test_a_change_of_mind_is_never_in_the_record(tmp_path):
         assert hist.event_of(1) < hist.event_of(2) and hist.event_of(0) < hist.event_of(1)
     finally:
         await store.close()
+
+
+async def test_galaxies_cards_and_byop1_boards_show_once_public(tmp_path):
+    from bot.flow import GameFlow
+    from bot.storage import Store
+    from tests.botkit import FakeClock
+    from tests.test_bot_flow import ALICE, BOB, started
+
+    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    try:
+        flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
+        for name in ("galaxies", "byop1"):
+            game = engine.get_game(name)
+            row = await started(flow, name, (ALICE, BOB))
+            state = flow.state_of(await store.get_game(row.id))
+            move = str(game.legal_actions(state, str(ALICE))[0])
+            await flow.act(row.id, ALICE, "move", move)
+            (entry,) = records.history(name, await store.events(row.id)).entries
+            assert (entry.hidden, entry.shown) == ({"galaxies": "secret", "byop1": "private"}[name], False)
+            text = records.record_text(records.history(name, await store.events(row.id)),
+                                       title=game.title, game_id=row.id, names={}, result=None)
+            assert text.splitlines()[-1].split("\t")[4] == "?"
+            if name == "galaxies":   # bob's card: the reveal of both
+                state = flow.state_of(await store.get_game(row.id))
+                await flow.act(row.id, BOB, "move", str(game.legal_actions(state, str(BOB))[0]))
+            else:                    # the game ends (and with it the round of private boards)
+                await flow.act(row.id, BOB, "resign")
+            hist = records.history(name, await store.events(row.id))
+            assert hist.entries[0].shown and hist.entries[0].text == move
+            assert records.action_text(hist.entries[0]) == move
+    finally:
+        await store.close()
+
+
+async def test_a_rematch_survives_a_restart_even_between_the_last_accept_and_the_start(fake, tmp_path):
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    db = tmp_path / "bot.sqlite3"
+    async with running_bot(fake, db, seed=[51, 52, 53]) as bot:
+        old, thread = await finished_relativity(fake, bot, alice, bob)
+        result = fake.messages(thread)[-1]
+        request = (await press(fake, alice, f"pp:rematch:{old.id}", message_id=result.id)).messages[-1]
+        new_id = int(request.custom_ids()[0].split(":")[2])
+        # bob's accept was stored, then the bot stopped before it could start the game
+        await bot.store.accept_rematch(new_id, bob)
+    async with running_bot(fake, db, seed=[54]) as bot:
+        assert (await bot.store.get_game(new_id)).status == "lobby"
+        await press(fake, bob, f"pp:rematch:{new_id}:accept", message_id=request.id)
+        await settle(bot)
+        started = await bot.store.get_game(new_id)
+        assert started.status == "active" and started.player_ids == [bob, alice]
+        assert "Everyone has accepted" in fake.message(request.id).content
