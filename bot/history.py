@@ -122,8 +122,9 @@ class History(commands.Cog):
                             f"({texts.name_list(humans(old), old.names)}) can ask for its rematch. "
                             "Start a game of your own with `/play`.")
         if old.status != "finished":
-            raise UserError(f"Game #{old.id} is not over yet." if old.status == "active" else
-                            f"Game #{old.id} ended without a result; start a new one with `/play`.")
+            raise UserError({"active": f"Game #{old.id} is not over yet.",
+                             "lobby": f"Game #{old.id} has not started yet."}.get(
+                old.status, f"Game #{old.id} ended without a result; start a new one with `/play`."))
         seats = sorted(old.seats, key=lambda s: s.seat)
         rotated = [replace(s, seat=n, dm_closed=False) for n, s in enumerate(seats[1:] + seats[:1])]
         async with self.lock(old.id):
@@ -176,7 +177,8 @@ class History(commands.Cog):
                          "there is no rematch.")
         elif row.status == "active":
             where = f" in <#{row.thread_id}>" if row.thread_id else ""
-            lines.append(f"✅ Everyone has accepted: the game is on{where}.")
+            lines.append(f"✅ Everyone has accepted: the game is on{where}." if len(humans(row)) > 1
+                         else f"✅ Nobody else to ask: the game is on{where}.")
         elif row.status == "cancelled":
             lines.append("This rematch was cancelled.")
         else:
