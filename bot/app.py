@@ -24,6 +24,7 @@ from .computers import Thinker
 from .ratings import Ratings
 from .rendering import Renderer
 from .flow import GameFlow
+from .history import History
 from .settings import Settings
 from .storage import Store
 from .workers import WorkerPool
@@ -133,6 +134,7 @@ class PiecepackBot(commands.Bot):
         await self.add_cog(Away(self))
         await self.add_cog(Ratings(self))
         await self.add_cog(Daily(self))
+        await self.add_cog(History(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)

@@ -180,13 +180,18 @@ class Controller(commands.Cog):
     @app_commands.describe(game="Which game", opponent="Invite one player directly",
                            deadline="Time for each move (default: the server's setting)",
                            options="Game options as key=value pairs (type to see the game's)",
-                           computers="Fill the empty seats with computer players of this level")
+                           computers="Fill the empty seats with computer players of this level",
+                           rematch="A finished game's number: play it again with the same players")
     @app_commands.choices(game=GAME_CHOICES, deadline=DEADLINE_CHOICES, computers=COMPUTER_CHOICES)
     @app_commands.guild_only()
-    async def play(self, interaction: discord.Interaction, game: str,
+    async def play(self, interaction: discord.Interaction, game: Optional[str] = None,
                    opponent: Optional[discord.User] = None, deadline: Optional[str] = None,
-                   options: Optional[str] = None, computers: Optional[str] = None):
+                   options: Optional[str] = None, computers: Optional[str] = None,
+                   rematch: Optional[int] = None):
         async with self.answering(interaction):
+            if rematch is not None:   # (the old game says what, who and how: bot.history)
+                await self.bot.get_cog("History").request_rematch(interaction, rematch)
+                return
             if game not in engine.game_names():
                 raise UserError("Choose a game from the list.")
             if interaction.guild_id is None:
@@ -561,12 +566,19 @@ class Controller(commands.Cog):
             await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
 
     @app_commands.command(name="games", description="Your games in this server and which wait on you")
+    @app_commands.describe(status="active (default): running games and lobbies; finished: with their results; all")
     @app_commands.allowed_contexts(**EVERYWHERE)
-    async def games(self, interaction: discord.Interaction):
+    async def games(self, interaction: discord.Interaction,
+                    status: Optional[Literal["active", "finished", "all"]] = None):
         async with self.answering(interaction):
-            rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
-            if not rows:
-                raise UserError("You have no open games here. Start one with `/play`.")
+            status = status or "active"
+            rows = [] if status == "finished" else \
+                await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
+            finished = [] if status == "active" else await self.bot.get_cog("History").finished_lines(
+                interaction.user.id, interaction.guild_id, share=0.5 if status == "all" else 1.0)
+            if not rows and not finished:
+                raise UserError("You have no finished games here yet." if status == "finished" else
+                                "You have no open games here. Start one with `/play`.")
             lines = []
             for row in rows:
                 g = self.flow.game_of(row)
@@ -592,6 +604,9 @@ class Controller(commands.Cog):
                     where += f", ⏸️ clock paused until {texts.timestamp(paused)}"
                 link = f" <#{row.thread_id or row.channel_id}>"  # no thread: played in the channel
                 lines.append(f"{label}: {where}.{link}")
+            if finished and rows:
+                lines.append("**Finished:**")
+            lines += finished
             await self.say(interaction, texts.clip("\n".join(lines)))
 
     # ---- leaving, draws, aborting ------------------------------------------------------------

@@ -150,6 +150,11 @@ def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
     return [Notice(item.target_kind, item.target_id, payload, tag=item.tag, edit_of=item.id)]
 
 
+def rematch_controls(row: GameRow) -> list[list]:
+    """The result post's controls: a Rematch button for the game's players (bot.history)."""
+    return [["rematch", row.id]]
+
+
 def compose(head: str, tail: list[str]) -> str:
     return texts.clip("\n".join(line for line in [head, *tail] if line))
 
@@ -435,12 +440,15 @@ class GameFlow:
             raise UserError(f"{game.title} needs at least {game.min_players} players.")
 
     async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]],
-                    *, seed: int | None = None) -> GameRow:
+                    *, seed: int | None = None, rematch_of: int | None = None) -> GameRow:
         """Deal the game, open its thread and post the first board. `row` is a full lobby the
-        caller has checked with can_start. `seed` fixes the deal (a daily puzzle's)."""
+        caller has checked with can_start. `seed` fixes the deal (a daily puzzle's). A rematch
+        (`rematch_of`: the old game) keeps the seats as its lobby has them (rotated from the old
+        game); its deal is new (a new seed)."""
         game = self.game_of(row)
         seed = int(self.seed_source() if seed is None else seed)
-        row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
+        if rematch_of is None:
+            row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
         except GameError as exc:
@@ -452,7 +460,9 @@ class GameFlow:
         row.thread_id = thread_id
         now = self.clock()
         scope = ui.adapter_for(row.game).deadline_scope
-        intro = (f"**{title}** begins. The seats, drawn at random: "
+        seating = (f"rotated by one from game #{rematch_of}" if rematch_of is not None
+                   else "drawn at random")
+        intro = (f"**{title}** begins. The seats, {seating}: "
                  f"{texts.name_list(row.player_ids, names)}, in this order. "
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
@@ -740,7 +750,8 @@ class GameFlow:
                                                             extras=extras)])
             board["view"] = adapter.final_view(game, new, new_public, extras)
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
-                                                      "board": board}, tag="board"))
+                                                      "board": board, "controls": rematch_controls(row)},
+                                  tag="board"))
             for content, view in adapter.final_posts(game, new, extras):
                 notices.append(Notice("channel", thread, {"content": texts.clip(content),
                                                           "board": {"view": view, "names": names}}))
@@ -829,7 +840,8 @@ class GameFlow:
                 lines.append(note)
             head = "\n".join(lines)
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
-                                                      "board": board}, tag="result"))
+                                                      "board": board, "controls": rematch_controls(row)},
+                                  tag="result"))
             return self.Plan("finished", notices, {})
 
         playing = list(game.to_act(new))

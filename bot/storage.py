@@ -163,6 +163,16 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS daily_plays_game ON daily_plays(game_id);
     """,
+    # 7 -> 8: history: a rematch of a finished game (at most one that is not cancelled), and who of
+    # its players has accepted it
+    """
+    CREATE TABLE rematches (
+        old_game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        new_game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        accepted    TEXT    NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX rematches_new ON rematches(new_game_id);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -884,6 +894,63 @@ class Store:
                     "SELECT day, game, started_at FROM daily_plays WHERE game_id=?", (game_id,)) as cur:
                 row = await cur.fetchone()
         return dict(row) if row else None
+
+    # ---- history: rematches (bot.history) ----------------------------------------------------
+
+    async def open_rematch(self, old_game_id: int, *, game: str, guild_id: int, channel_id: int,
+                           host_id: int, seats: list[Seat], options: dict,
+                           deadline_seconds: int | None, accepted: list[str],
+                           now: float) -> tuple[GameRow, bool]:
+        """The rematch of a finished game: a new lobby seating `seats`, unless the game has a
+        rematch already that was not cancelled (then that one, and False). One transaction,
+        so two presses at once cannot open two."""
+        async with self._transaction():
+            async with self.db.execute(
+                    "SELECT r.new_game_id, g.status FROM rematches r JOIN games g "
+                    "ON g.id = r.new_game_id WHERE r.old_game_id=?", (old_game_id,)) as cur:
+                existing = await cur.fetchone()
+            if existing is None or existing[1] == "cancelled":
+                cur = await self.db.execute(
+                    "INSERT INTO games(game, guild_id, channel_id, host_id, status, options, "
+                    "deadline_seconds, created_at, updated_at) VALUES(?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (game, guild_id, channel_id, host_id, json.dumps(options), deadline_seconds,
+                     now, now))
+                new_id = cur.lastrowid
+                await self.db.executemany(
+                    "INSERT INTO seats(game_id, seat, user_id, display_name) VALUES(?, ?, ?, ?)",
+                    [(new_id, s.seat, s.user_id, s.name) for s in seats])
+                await self._insert_event(new_id, 0, now, Event("lobby", str(host_id), game))
+                await self._insert_event(new_id, 0, now, Event("rematch", str(host_id), str(old_game_id)))
+                await self.db.execute(
+                    "INSERT INTO rematches(old_game_id, new_game_id, accepted) VALUES(?, ?, ?) "
+                    "ON CONFLICT(old_game_id) DO UPDATE SET new_game_id=excluded.new_game_id, "
+                    "accepted=excluded.accepted", (old_game_id, new_id, json.dumps(accepted)))
+                created = True
+            else:
+                new_id, created = existing[0], False
+        return await self.get_game(new_id), created
+
+    async def rematch_of(self, new_game_id: int) -> tuple[int, list[str]] | None:
+        """(the old game, the players who have accepted) of a rematch; None if it is none."""
+        async with self.lock:
+            async with self.db.execute(
+                    "SELECT old_game_id, accepted FROM rematches WHERE new_game_id=?",
+                    (new_game_id,)) as cur:
+                row = await cur.fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    async def accept_rematch(self, new_game_id: int, player: str) -> list[str]:
+        """Add `player` to those who accepted the rematch; returns them all."""
+        async with self._transaction():
+            async with self.db.execute("SELECT accepted FROM rematches WHERE new_game_id=?",
+                                       (new_game_id,)) as cur:
+                row = await cur.fetchone()
+            accepted = json.loads(row[0]) if row else []
+            if player not in accepted:
+                accepted.append(player)
+                await self.db.execute("UPDATE rematches SET accepted=? WHERE new_game_id=?",
+                                      (json.dumps(accepted), new_game_id))
+        return accepted
 
 
 @dataclass

@@ -10,8 +10,9 @@ from tests.botkit import command, drawn, fake, press, running_bot, said, settle 
 
 
 def live_controls(fake, game_id: int) -> list:
-    """The non-ephemeral messages that still hold controls of game `game_id`."""
-    ours = re.compile(rf"pp:[a-z]+:{game_id}(:|$)")
+    """The non-ephemeral messages that still hold controls of game `game_id` (but the result
+    post's Rematch button, which is for after the game)."""
+    ours = re.compile(rf"pp:(?!rematch:)[a-z]+:{game_id}(:|$)")
     return [m for m in fake.all_messages
             if not m.ephemeral and any(ours.match(cid) for cid in m.custom_ids())]
 

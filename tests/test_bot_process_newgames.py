@@ -44,8 +44,10 @@ async def kill_9(proc: BotProcess, fake) -> None:
 
 
 def public_controls(fake) -> list:
+    """Public messages with live controls (but a result post's Rematch, for after the game)."""
     return [m for m in fake.all_messages if not m.ephemeral and not m.deleted
-            and any(c.get("custom_id") and not c.get("disabled") for c in m.all_components())]
+            and any(c.get("custom_id") and not c.get("disabled")
+                    and not c["custom_id"].startswith("pp:rematch:") for c in m.all_components())]
 
 
 async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):

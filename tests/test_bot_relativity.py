@@ -104,7 +104,7 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         end = fake.messages(thread)[-1]
         assert "🏁 **alice** wins. Score: alice 6, bob 2." in end.content
         assert "(**alice** wins" not in end.content   # the reason is not said twice
-        assert end.attachments and end.custom_ids() == []
+        assert end.attachments and end.custom_ids() == [f"pp:rematch:{row.id}"]   # (only the rematch)
         final = await bot.store.get_game(row.id)
         assert final.status == "finished"
         assert await bot.store.timers_of(row.id) == {}

@@ -1,0 +1,397 @@
+"""After a game: rematches, finished games in `/games`, `/record` (the moves as a file) and
+`/replay` (the board after any move, as a spectator saw it).
+
+A rematch is a lobby row like any other (status 'lobby') seating the old game's players with
+the seats rotated by one (computers keep their seats' players), with the same game, options and
+deadline, and a new deal (a new seed: replaying the same deal would reward memory, not play).
+The `rematches` table links it to the old game (one that is not cancelled per game). It starts
+when every person of the old game has accepted (the one who asked has); one who declines
+cancels it. With one person only (solo games, a person against computers) it starts at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import replace
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.ui import Button, DynamicItem
+
+from . import computers, records, texts
+from .commands import EVERYWHERE
+from .components import build_view, builds
+from .daily import check_may_see
+from .errors import UserError
+from .storage import Conflict, Event, GameRow
+
+log = logging.getLogger(__name__)
+
+FINISHED_LIMIT = 1800   # characters of /games status:finished lines (a message holds 2000)
+
+
+def history_cog(interaction: discord.Interaction) -> "History":
+    return interaction.client.get_cog("History")  # type: ignore[attr-defined,return-value]
+
+
+@builds("rematch")
+class RematchButton(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+)"):
+    """Under a finished game's result post: ask its players for a rematch."""
+
+    def __init__(self, game_id: int):
+        super().__init__(Button(label="Rematch", style=discord.ButtonStyle.primary, emoji="🔁",
+                                custom_id=f"pp:rematch:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    def from_spec(cls, game_id):
+        return cls(int(game_id))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction):
+        await history_cog(interaction).rematch_pressed(interaction, self.game_id)
+
+
+_ANSWERS = {"accept": ("Accept the rematch", discord.ButtonStyle.success),
+            "decline": ("Decline", discord.ButtonStyle.secondary)}
+
+
+@builds("rematch-answer")
+class RematchAnswer(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+):(?P<op>accept|decline)"):
+    """Under a rematch request: accept or decline it (the id is the new game's)."""
+
+    def __init__(self, game_id: int, op: str):
+        label, style = _ANSWERS[op]
+        super().__init__(Button(label=label, style=style, custom_id=f"pp:rematch:{game_id}:{op}"))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    def from_spec(cls, game_id, op):
+        return cls(int(game_id), op)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction):
+        await history_cog(interaction).rematch_answered(interaction, self.game_id, self.op)
+
+
+def humans(row: GameRow) -> list[str]:
+    return [p for p in row.player_ids if not computers.is_computer(p)]
+
+
+class History(commands.Cog):
+    def __init__(self, bot):
+        self.bot = bot
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    @property
+    def flow(self):
+        return self.bot.flow
+
+    @property
+    def controller(self):
+        return self.bot.controller
+
+    def lock(self, key: int) -> asyncio.Lock:
+        # (kept, like the lobby's: dropping one while others wait would let a third run alone)
+        return self.locks.setdefault(key, asyncio.Lock())
+
+    # ---- rematch ---------------------------------------------------------------------------
+
+    async def rematch_pressed(self, interaction: discord.Interaction, old_id: int) -> None:
+        async with self.controller.answering(interaction, old_id):
+            await self.request_rematch(interaction, old_id)
+
+    async def request_rematch(self, interaction: discord.Interaction, old_id: int) -> None:
+        """Open (or point at) the rematch of a finished game; the caller answers UserErrors."""
+        old = await self.flow.get(old_id)
+        if interaction.guild_id is not None and old.guild_id != interaction.guild_id:
+            raise UserError(f"Game #{old_id} is in another server.")
+        user = str(interaction.user.id)
+        title = self.flow.game_of(old).title
+        if user not in humans(old):
+            raise UserError(f"Only the players of {texts.game_label(title, old.id)} "
+                            f"({texts.name_list(humans(old), old.names)}) can ask for its rematch. "
+                            "Start a game of your own with `/play`.")
+        if old.status != "finished":
+            raise UserError({"active": f"Game #{old.id} is not over yet.",
+                             "lobby": f"Game #{old.id} has not started yet."}.get(
+                old.status, f"Game #{old.id} ended without a result; start a new one with `/play`."))
+        seats = sorted(old.seats, key=lambda s: s.seat)
+        rotated = [replace(s, seat=n, dm_closed=False) for n, s in enumerate(seats[1:] + seats[:1])]
+        async with self.lock(old.id):
+            row, created = await self.bot.store.open_rematch(
+                old.id, game=old.game, guild_id=old.guild_id, channel_id=old.channel_id,
+                host_id=interaction.user.id, seats=rotated, options=old.options,
+                deadline_seconds=old.deadline_seconds, accepted=[user], now=self.bot.now())
+        accepted = [user] if created else (await self.bot.store.rematch_of(row.id) or (0, []))[1]
+        if not created and not (row.status == "lobby" and all(p in accepted for p in humans(row))):
+            raise UserError(self.existing_text(old, row))
+        if all(p in accepted for p in humans(row)):
+            # Nobody else to ask (a solo game, or computers only), or everyone had accepted
+            # when the bot stopped before it could start the game: it starts now.
+            await interaction.response.defer(thinking=True)
+            async with self.lock(row.id):
+                row = await self.flow.get(row.id)
+                if row.status == "lobby":
+                    row = await self.start(row, old)
+            await interaction.followup.send(self.request_text(old, row, accepted))
+            return
+        await interaction.response.send_message(
+            self.request_text(old, row, [user]),
+            view=self.answer_view(row),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False,
+                users=[discord.Object(int(p)) for p in humans(row) if p != user]))
+
+    def existing_text(self, old: GameRow, row: GameRow) -> str:
+        label = f"game #{row.id}"
+        if row.status == "lobby":
+            return (f"The rematch of game #{old.id} is asked for already: {label}, waiting for "
+                    "its players to press **Accept the rematch** under the request.")
+        where = f" in <#{row.thread_id}>" if row.thread_id else ""
+        return f"Game #{old.id} has its rematch already: {label}{where}."
+
+    @staticmethod
+    def answer_view(row: GameRow) -> discord.ui.View:
+        return build_view([["rematch-answer", row.id, "accept"], ["rematch-answer", row.id, "decline"]])
+
+    def request_text(self, old: GameRow, row: GameRow, accepted: list[str], *,
+                     declined: str | None = None) -> str:
+        game = self.flow.game_of(row)
+        names = row.names
+        asked_by = names.get(str(row.host_id), "?")
+        lines = [f"🔁 **{texts.display(asked_by)}** asks for a rematch of game #{old.id}: "
+                 f"**{texts.game_label(game.title, row.id)}**, same options, a new deal, the seats "
+                 f"rotated by one: {texts.name_list(row.player_ids, names)}, in this order."]
+        if declined is not None:
+            lines.append(f"❌ **{texts.display(names.get(declined, declined))}** declined: "
+                         "there is no rematch.")
+        elif row.status == "active":
+            where = f" in <#{row.thread_id}>" if row.thread_id else ""
+            lines.append(f"✅ Everyone has accepted: the game is on{where}." if len(humans(row)) > 1
+                         else f"✅ Nobody else to ask: the game is on{where}.")
+        elif row.status == "cancelled":
+            lines.append("This rematch was cancelled.")
+        else:
+            waiting = [p for p in humans(row) if p not in accepted]
+            lines.append(f"Accepted by {texts.name_list(accepted, names)}; waiting for "
+                         + " ".join(texts.mention(p) for p in waiting)
+                         + ": press **Accept the rematch** or **Decline**.")
+        return texts.clip("\n".join(lines))
+
+    async def start(self, row: GameRow, old: GameRow) -> GameRow:
+        return await self.flow.start(row, self.controller.create_thread, rematch_of=old.id)
+
+    async def rematch_answered(self, interaction: discord.Interaction, new_id: int, op: str) -> None:
+        async with self.controller.answering(interaction, new_id):
+            link = await self.bot.store.rematch_of(new_id)
+            if link is None:
+                raise UserError("That rematch is unknown (or was removed).")
+            old = await self.flow.get(link[0])
+            row = await self.flow.get(new_id)
+            user = str(interaction.user.id)
+            if user not in humans(row):
+                raise UserError(f"Only the players of game #{old.id} can answer its rematch.")
+            if row.status != "lobby":
+                raise UserError(self.request_text(old, row, link[1]).splitlines()[-1])
+            await interaction.response.defer()
+            async with self.lock(new_id):
+                row = await self.flow.get(new_id)
+                _, accepted = await self.bot.store.rematch_of(new_id)
+                if row.status != "lobby":
+                    text = self.request_text(old, row, accepted)
+                elif op == "decline":
+                    try:
+                        await self.bot.store.commit(row.id, row.version, now=self.bot.now(),
+                                                    changes={"status": "cancelled"},
+                                                    events=[Event("rematch-decline", user)], timers={})
+                    except Conflict:
+                        raise UserError("The rematch changed at the same moment; please press again.") from None
+                    row = await self.flow.get(new_id)
+                    text = self.request_text(old, row, accepted, declined=user)
+                else:
+                    waiting = [p for p in humans(row) if p not in accepted]
+                    if user not in accepted:
+                        accepted = await self.bot.store.accept_rematch(new_id, user)
+                    elif waiting:
+                        raise UserError("You have accepted already; waiting for "
+                                        f"{texts.name_list(waiting, row.names)}.")
+                    # (all accepted already: the bot stopped before the start; it starts now)
+                    if all(p in accepted for p in humans(row)):
+                        row = await self.start(row, old)
+                    text = self.request_text(old, row, accepted)
+            view = self.answer_view(row) if row.status == "lobby" else None
+            try:
+                await interaction.edit_original_response(content=text, view=view)
+            except discord.HTTPException as exc:   # the change is stored; only the text is stale
+                log.warning("could not update the rematch request of game %s: %s", new_id, exc)
+
+    # ---- finished games in /games ------------------------------------------------------------
+
+    async def finished_lines(self, user_id: int, guild_id: int | None, *,
+                             share: float = 1.0) -> list[str]:
+        """The player's finished games here, newest first, each with its result, in `share`
+        of a message (the rest is for running games)."""
+        rows = await self.bot.store.games_of_user(user_id, guild_id, statuses=("finished",))
+        lines: list[str] = []
+        size = 0
+        for n, row in enumerate(reversed(rows)):
+            line = self.finished_line(row, str(user_id))
+            if size + len(line) > FINISHED_LIMIT * share:
+                lines.append(f"…and {len(rows) - n} older finished games (see `/record game:<number>`).")
+                break
+            lines.append(line)
+            size += len(line) + 1
+        return lines
+
+    def finished_line(self, row: GameRow, me: str) -> str:
+        game = self.flow.game_of(row)
+        outcome = game.outcome(self.flow.state_of(row))
+        others = [n for p, n in row.names.items() if p != me]
+        label = f"**{texts.game_label(game.title, row.id)}**"
+        if others:
+            label += " with " + ", ".join(texts.display(n) for n in others)
+        if outcome.draw:
+            result = "🤝 a draw"
+        elif me in outcome.winners:
+            result = "🏁 you finished" if game.max_players == 1 else "🏆 you won"
+        elif outcome.winners:
+            result = f"won by {texts.name_list(list(outcome.winners), row.names)}"
+        else:
+            result = "no winner"
+        reason = texts.with_names(texts.defuse(outcome.reason), row.names)
+        link = f" <#{row.thread_id or row.channel_id}>"
+        return f"{label}: {result} ({reason}), ended {texts.timestamp(row.updated_at)}.{link}"
+
+    # ---- /record and /replay -----------------------------------------------------------------
+
+    async def viewable(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
+        """A game the caller may look back at: any game of this server (in DMs, their own)
+        that has started."""
+        row = await self.flow.resolve(interaction.user.id, interaction.guild_id,
+                                      interaction.channel_id, game_id)
+        if row.status == "lobby":
+            raise UserError(f"Game #{row.id} has not started yet: it has no moves.")
+        if row.state is None:
+            raise UserError(f"Game #{row.id} was cancelled before it started: it has no moves.")
+        await check_may_see(self.bot.store, row, interaction.user.id)   # a daily's spoilers
+        return row
+
+    async def history_of(self, row: GameRow) -> records.History:
+        events = await self.bot.store.events(row.id)
+        # Replaying a long game through the engine takes a while: not on the event loop.
+        hist = await asyncio.to_thread(records.history, row.game, events)
+        if hist is None:
+            raise UserError(f"Game #{row.id} has no moves.")
+        return hist
+
+    def result_text(self, row: GameRow, state) -> str | None:
+        """The result in plain words (for a file), None while the game runs."""
+        if row.status == "cancelled":
+            return "aborted, without a result"
+        game = self.flow.game_of(row)
+        outcome = game.outcome(state)
+        if outcome is None:
+            return None
+        names = row.names
+        plain = [records._plain(names.get(p, p)) for p in outcome.winners]
+        reason = records.plain_names(outcome.reason, names)
+        if outcome.draw:
+            return f"a draw ({reason})"
+        if plain:
+            return f"{' and '.join(plain)} {'finished' if game.max_players == 1 else 'won'} ({reason})"
+        return f"no winner ({reason})"
+
+    @app_commands.command(name="record", description="A game's record as a file: every move, who made it and when")
+    @app_commands.describe(game="Game number (when not in its thread)",
+                           share="Post it in the channel for everyone (default: only you see it)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def record(self, interaction: discord.Interaction, game: Optional[int] = None,
+                     share: Optional[bool] = False):
+        async with self.controller.answering(interaction, game):
+            row = await self.viewable(interaction, game)
+            await interaction.response.defer(ephemeral=not share, thinking=True)
+            hist = await self.history_of(row)
+            g = self.flow.game_of(row)
+            result = self.result_text(row, hist.final)
+            where = getattr(interaction.guild, "name", "") or ""
+            if row.game == "relativity":
+                text = records.ppn_text(hist, game_id=row.id, names=row.names, result=result, where=where)
+                filename = f"relativity-{row.id}.ppn"
+            else:
+                text = records.record_text(hist, title=g.title, game_id=row.id, names=row.names,
+                                           result=result, where=where)
+                filename = f"{row.game}-{row.id}.txt"
+            hidden = sum(not e.shown for e in hist.entries)
+            summary = (f"The record of **{texts.game_label(g.title, row.id)}**: {len(hist.entries)} moves"
+                       + (", finished." if row.status == "finished" else
+                          ", aborted." if row.status == "cancelled" else " so far.")
+                       + (f" {hidden} secret or private {'move is' if hidden == 1 else 'moves are'} "
+                          "not shown: they were not revealed." if hidden else ""))
+            await interaction.followup.send(
+                summary, file=discord.File(io.BytesIO(text.encode()), filename=filename),
+                ephemeral=not share)
+
+    @app_commands.command(name="replay", description="The board of a game after a given move, as onlookers saw it")
+    @app_commands.describe(move="Move number (0: the start; /record numbers the moves)",
+                           game="Game number (when not in its thread)")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def replay(self, interaction: discord.Interaction, move: int, game: Optional[int] = None):
+        async with self.controller.answering(interaction, game):
+            row = await self.viewable(interaction, game)
+            if move < 0:
+                raise UserError("Moves are numbered from 0 (the start).")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            hist = await self.history_of(row)
+            last = len(hist.entries)
+            if move > last:
+                raise UserError(f"Game #{row.id} has moves 0 to {last}"
+                                + (" so far" if row.status == "active" else "")
+                                + " (0 is the start).")
+            upto = hist.event_of(move)
+            state = await asyncio.to_thread(records.replay, row.game, hist.events, upto)
+            g = self.flow.game_of(row)
+            view = g.view(state, None)     # what an onlooker saw then: no secret, no own board
+            names = row.names
+            lines = [f"**{texts.game_label(g.title, row.id)}** after move {move} of {last}"
+                     + ("" if row.status != "active" else " so far") + "."]
+            if move:
+                entry = hist.entries[move - 1]
+                who = texts.display(names.get(entry.actor, entry.actor)) if entry.actor else "—"
+                if records.visible_at(entry, upto):
+                    lines.append(f"Move {move}: **{who}** {texts.defuse(records.action_text(entry))}.")
+                else:
+                    lines.append(f"Move {move}: **{who}** made a "
+                                 f"{'secret choice' if entry.hidden == 'secret' else 'move on their own board'}"
+                                 " (not public yet at that point).")
+            files = await self.controller.board_files(view, names=names)
+            await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
+
+    async def any_game(self, interaction: discord.Interaction, current: str):
+        """Suggestions for game: the caller's games here, newest first, finished ones too."""
+        rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id,
+                                                  statuses=("active", "finished"))
+        choices = []
+        for row in reversed(rows):
+            g = self.flow.game_of(row)
+            others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
+            label = f"#{row.id} {g.title}" + (f" with {', '.join(others)}" if others else "") \
+                + (" (finished)" if row.status == "finished" else "")
+            if current and current.lower() not in label.lower():
+                continue
+            choices.append(app_commands.Choice(name=label[:100], value=row.id))
+        return choices[:25]
+
+
+History.record.autocomplete("game")(History.any_game)
+History.replay.autocomplete("game")(History.any_game)
