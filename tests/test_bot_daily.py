@@ -112,6 +112,10 @@ async def test_one_deal_per_server_and_day_played_once_and_no_spoilers(fake, dra
         # nobody else may look at her board, even by number
         peek = await command(fake, carol, "board", {"game": a_row.id})
         assert "daily puzzle" in said(peek) and not peek.messages[-1].attachments
+        # ... nor read its moves or replay it
+        for name, options in (("record", {"game": a_row.id}), ("replay", {"game": a_row.id, "move": 1})):
+            peek = await command(fake, carol, name, options)
+            assert "daily puzzle" in said(peek) and not peek.messages[-1].attachments
 
         # the table is hidden from who has not finished (bob plays; carol has not started)
         for user in (bob, carol):
