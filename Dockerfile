@@ -19,6 +19,7 @@ COPY README.md LICENSE ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
+COPY computer ./computer
 RUN pip install --no-deps . && rm -rf /src
 
 # An unprivileged user owns only the data directory.
