@@ -13,6 +13,19 @@ A Google OR-Tools CP-SAT model (9.15: a boolean per tile, turn and cell; per squ
 there; forbidden facing values excluded; a boolean per matching pair) was tried too and is far
 slower: on seed 0 it found 72 points in 40 s with an upper bound still at 646 (2 workers;
 1 worker gave nothing within 600 s), so its linear relaxation is no help here.
+
+Also tried (not adopted, same speed or slower): counting lost pairs instead of scored ones,
+iterative deepening on the loss (0, 1, 2, ...), with the same suffix bounds plus, for each
+waiting cell below a placed tile, the fewest pairs the best unused tile must lose there. Seed 0
+took 186 s (49 million nodes for the whole board alone). What the figures show: the suffix
+bounds are loose because each suffix is solved with all sixteen tiles to pick from. On seed 0
+the last two rows alone lose 0 pairs, the last three lose 2 of 34, the whole board 10 of 48:
+the loss comes from having to use the tiles that are left, not from the geometry. So the
+next thing to try is a bound that knows which tiles remain, memoised by (row, unused tiles),
+such as the best of the rows below using only those tiles. Two facts any bound may use: a
+corner where four tiles meet loses 0, 2, 3 or 4 pairs, never exactly 1, because three equal
+pairs around it force the fourth. And no tile has two empty squares, so two corners whose
+tiles overlap can never both be four empty squares.
 """
 
 from __future__ import annotations
