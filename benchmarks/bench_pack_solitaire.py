@@ -19,7 +19,7 @@ iterative deepening on the loss (0, 1, 2, ...), with the same suffix bounds plus
 waiting cell below a placed tile, the fewest pairs the best unused tile must lose there. Seed 0
 took 186 s (49 million nodes for the whole board alone). What the figures show: the suffix
 bounds are loose because each suffix is solved with all sixteen tiles to pick from. On seed 0
-the last two rows alone lose 0 pairs, the last three lose 2 of 34, the whole board 10 of 48:
+the last two rows alone lose 0 pairs, the last three lose 4 of 34, the whole board 10 of 48:
 the loss comes from having to use the tiles that are left, not from the geometry. So the
 next thing to try is a bound that knows which tiles remain, memoised by (row, unused tiles),
 such as the best of the rows below using only those tiles. Two facts any bound may use: a
