@@ -140,7 +140,7 @@ HELP = """\
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`.
-**Away** `/away days:<n>` stops the clock of your games here for n days (14 a month at most); `/away days:0` when you are back early.
-**Ratings** `/leaderboard game:<name>` shows this server's best players of a game; `/stats` (or `/stats player:<someone>`) their games, wins, rating and its trend. Games between people count (not against the computer, not aborted ones; resigning is a loss).
-**Daily puzzles** `/daily game:pack-solitaire` or `/daily game:byop1`: the same deal for everyone in this server each (UTC) day, played once in a private thread; the day's table opens once you have played.
-**After a game** press **Rematch** under the result (or `/play rematch:<number>`): same players, options and game, seats rotated, a new deal; it starts when everyone has accepted. `/games status:finished` lists your finished games with their results, `/record game:<number>` gives a game's moves as a file (Relativity in Portable Piecepack Notation), `/replay game:<number> move:<n>` shows the board after move n; secrets show only once revealed."""
+**Away** `/away days:<n>` stops the clock of your games here (14 days a month at most); `/away days:0` when you are back early.
+**Ratings** `/leaderboard game:<name>` and `/stats [player]`: ratings from games between people (resigning loses; aborted games do not count).
+**Daily puzzles** `/daily game:pack-solitaire|byop1`: this server's puzzle of the (UTC) day, played once in a private thread; its table opens once you have played.
+**After a game** press **Rematch** under the result (or `/play rematch:<number>`): same players, seats rotated, a new deal. `/games status:finished` lists results, `/record game:<number>` gives the moves as a file (Relativity in PPN), `/replay game:<number> move:<n>` shows the board after move n."""

@@ -103,7 +103,7 @@ def to_schema_v1(db) -> None:
             "".join(f"DROP TABLE {name}; " for name in later)
             + "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
             "ALTER TABLE outbox DROP COLUMN edit_of; ALTER TABLE seats DROP COLUMN dm_closed; "
-            "ALTER TABLE games DROP COLUMN extras; DROP TABLE rematches; "
+            "ALTER TABLE games DROP COLUMN extras; "
             "UPDATE meta SET value='1' WHERE key='schema_version';")
 
 
