@@ -42,6 +42,7 @@ BOARDS = [
     ("global-warming", ["a", "b", "c", "d"], 40),
     ("galaxies", ["alice", "bob"], 30),
     ("byop1", ["alice", "bob"], 20),
+    ("pack-solitaire", ["alice"], 12),
 ]
 NAMES = {"alice": "Alice", "bob": "Bob", "a": "Alice", "b": "Bob", "c": "Carol", "d": "Dave"}
 

@@ -100,7 +100,7 @@ class PiecepackBot(commands.Bot):
         self.delivery = Delivery(self)
         self.renderer = Renderer(settings.render_in)
         # a game's slow work (Pack Solitaire's solver) runs apart from boards and computers
-        self.slow_work = WorkerPool(settings.render_in, 1, nice=10)
+        self.slow_work = WorkerPool(settings.render_in, 1, nice=15)
         self._wake: asyncio.Event | None = None
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None

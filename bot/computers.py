@@ -69,7 +69,7 @@ class Thinker(WorkerPool):
     what = "computer players"
 
     def __init__(self, mode: str = "process", workers: int = 1):
-        super().__init__(mode, workers, nice=10)
+        super().__init__(mode, workers, nice=15)
 
     async def decide(self, game_name: str, level: str, seed: int, view: dict) -> tuple[str, float]:
         return await self.run(decide, game_name, level, seed, view)

@@ -26,6 +26,7 @@ import discord
 
 from . import texts
 from .components import build_view
+from .rendering import UNHURRIED, URGENT
 from .storage import Notice, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -126,10 +127,11 @@ class Delivery:
         for item in items:
             board = item.payload.get("board")
             if board and item.id not in self.drawings:
-                self.drawings[item.id] = self.draw(board)
+                self.drawings[item.id] = self.draw(item)
 
-    def draw(self, board: dict) -> asyncio.Future:
-        drawing = asyncio.ensure_future(self.bot.renderer.png(board))
+    def draw(self, item: OutboxItem) -> asyncio.Future:
+        priority = UNHURRIED if item.payload.get("unhurried") else URGENT
+        drawing = asyncio.ensure_future(self.bot.renderer.png(item.payload["board"], priority))
         # (a board whose notice is not sent after all is never awaited: its error is dropped)
         drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
         return drawing
@@ -288,7 +290,7 @@ class Delivery:
             kwargs["view"] = build_view(payload.get("controls"))   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
-            drawing = self.drawings.get(item.id) or self.draw(board)
+            drawing = self.drawings.get(item.id) or self.draw(replace(item, payload=payload))
             try:
                 png = await drawing
             except Exception:

@@ -668,6 +668,10 @@ class GameFlow:
             plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
             for hook in self.end_hooks:
                 plan.notices += await hook(row, game, new, extras if extras is not None else row.extras)
+        if computers.is_computer(actor):
+            # nobody waits on these boards to the millisecond: people's boards are drawn first
+            plan.notices = [replace(n, payload={**n.payload, "unhurried": True})
+                            if "board" in n.payload else n for n in plan.notices]
         timers = await self.with_computer_timers(row, game, new, plan.timers, now)
         changes = {"state": game.to_json(new), "status": plan.status}
         if extras is not None:

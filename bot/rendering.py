@@ -31,13 +31,21 @@ def _load_renderer() -> None:
     svg.font_database()
 
 
+# Boards a person waits for (after their own move, or asked for) go first; a board after a
+# computer's move follows the computer's own pause, so it can wait behind them.
+URGENT, UNHURRIED = 0, 1
+
+
 class Renderer(WorkerPool):
     what = "render workers"
 
     def __init__(self, mode: str = "process", workers: int | None = None):
         # One per core (at most 4): the SVG build holds the GIL, so threads would not use them.
-        super().__init__(mode, workers or max(1, min(4, os.cpu_count() or 1)), initializer=_load_renderer)
+        # A little below the bot's own priority: when every core draws, the event loop still
+        # wakes on time (the computers' and background pools are lower still).
+        super().__init__(mode, workers or max(1, min(4, os.cpu_count() or 1)),
+                         initializer=_load_renderer, nice=5)
 
-    async def png(self, board: dict) -> bytes:
+    async def png(self, board: dict, priority: int = URGENT) -> bytes:
         """The PNG of `board`, drawn where it cannot stall the event loop."""
-        return await self.run(draw_board, board)
+        return await self.run(draw_board, board, priority=priority)

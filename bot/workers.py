@@ -13,6 +13,8 @@ children (they hold its "bot alive" pipe open), so neither notices. So each work
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -80,7 +82,12 @@ class WorkerPool:
 
     `initializer` runs first in each worker process (after `die_with_parent`); `nice` lowers
     the workers' priority, so work that may wait (a computer's thinking) yields the cores to
-    work a person waits for (boards)."""
+    work a person waits for (boards).
+
+    At most `workers` calls are handed to the pool at once; the others wait here, the most
+    urgent first (`run(..., priority=)`: lower first, then in the order asked). The pool's
+    own queue is first come, first served, so without this a burst of boards nobody waits for
+    would hold up the one a person just moved for."""
 
     what = "workers"   # for log lines: "render workers", "computer players"
 
@@ -92,6 +99,9 @@ class WorkerPool:
         self._initializer = initializer
         self._nice = nice
         self._pool: Executor | None = None
+        self._busy = 0
+        self._waiting: list[tuple[int, int, asyncio.Future]] = []
+        self._order = itertools.count()
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first call (process mode only)."""
@@ -109,9 +119,38 @@ class WorkerPool:
             self.mode = "thread"
             self._pool = None
 
-    async def run(self, function, *args):
+    async def run(self, function, *args, priority: int = 0):
         if self.mode == "inline":
             return function(*args)
+        await self._take_turn(priority)
+        try:
+            return await self._run(function, *args)
+        finally:
+            self._end_turn()
+
+    async def _take_turn(self, priority: int) -> None:
+        if self._busy < self.workers and not self._waiting:
+            self._busy += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():   # given a turn just as it was cancelled
+                self._end_turn()
+            raise
+
+    def _end_turn(self) -> None:
+        """Hand this call's turn to the most urgent waiting call, or free it."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():   # (a cancelled waiter is skipped)
+                turn.set_result(None)
+                return
+        self._busy -= 1
+
+    async def _run(self, function, *args):
         if self.mode == "process":
             self.start()
             if self._pool is not None:

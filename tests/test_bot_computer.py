@@ -252,3 +252,28 @@ async def test_the_computers_secret_choice_shows_only_that_it_has_chosen(fake, d
         assert now[-1][1].replace("1 of 2 chosen: **Computer (strong)**; waiting for **alice**",
                                   "0 of 2 chosen; waiting for **alice** and **Computer (strong)**") \
             == posts[-1][1]
+
+
+async def test_boards_after_a_computers_move_wait_behind_the_ones_people_wait_for(fake, drawn, tmp_path):
+    from bot.rendering import UNHURRIED, URGENT
+
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=4242, clock=clock) as bot:
+        asked = []   # (priority, who made the last move on the board)
+        png = bot.renderer.png
+
+        async def recording(board, priority=URGENT):
+            log = board["view"]["log"]
+            asked.append((priority, log[-1].get("player") if log else None))
+            return await png(board, priority)
+
+        bot.renderer.png = recording
+        await command(fake, alice, "play", {"game": "relativity", "computers": "easy"})
+        row = await running(bot, alice)
+        await play_out(fake, bot, clock, alice, row.id, seed=3)
+    cpu = next(p for p in row.player_ids if computers.is_computer(p))
+    after_computer = {priority for priority, mover in asked if mover == cpu}
+    after_alice = {priority for priority, mover in asked if mover == str(alice)}
+    assert after_computer == {UNHURRIED}
+    assert after_alice == {URGENT}

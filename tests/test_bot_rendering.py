@@ -64,3 +64,52 @@ def test_the_render_setting(tmp_path):
                          cwd=tmp_path).render_in == "thread"
     with pytest.raises(SettingsError, match="PIECEPACK_RENDER"):
         load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER": "gpu"}, cwd=tmp_path)
+
+
+async def test_a_board_a_person_waits_for_is_drawn_before_unhurried_ones_queued_earlier():
+    from bot.rendering import UNHURRIED, URGENT
+    from bot.workers import WorkerPool
+
+    pool = WorkerPool("thread", workers=1)
+    release = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    order = []
+
+    def job(name):
+        order.append(name)
+        return name
+
+    def busy():   # holds the only worker until released
+        asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+        return job("busy")
+
+    held = asyncio.ensure_future(pool.run(busy))
+    await asyncio.sleep(0.05)
+    queued = [asyncio.ensure_future(pool.run(job, f"computer {n}", priority=UNHURRIED)) for n in range(3)]
+    await asyncio.sleep(0)
+    person = asyncio.ensure_future(pool.run(job, "person", priority=URGENT))
+    await asyncio.sleep(0.05)
+    assert order == []   # all wait for the one worker
+    release.set()
+    await asyncio.gather(held, person, *queued)
+    assert order == ["busy", "person", "computer 0", "computer 1", "computer 2"]
+
+
+async def test_a_cancelled_wait_for_a_worker_gives_its_turn_on():
+    from bot.workers import WorkerPool
+
+    pool = WorkerPool("thread", workers=1)
+    gate = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    busy = asyncio.ensure_future(pool.run(lambda: asyncio.run_coroutine_threadsafe(
+        gate.wait(), loop).result()))
+    await asyncio.sleep(0.05)
+    given_up = asyncio.ensure_future(pool.run(lambda: "never"))
+    after = asyncio.ensure_future(pool.run(lambda: "after"))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    gate.set()
+    await busy
+    assert await asyncio.wait_for(after, 5) == "after"
+    assert given_up.cancelled()
+    assert pool._busy == 0 and not pool._waiting

@@ -77,7 +77,7 @@ async def test_the_boards_of_a_batch_are_drawn_at_once_and_sent_in_order(fake, t
     async with running_bot(fake, tmp_path / "bot.sqlite3", seed=3) as bot:
         drawing, most = set(), []
 
-        async def slow_png(board):
+        async def slow_png(board, priority=0):
             drawing.add(id(board))
             most.append(len(drawing))
             await asyncio.sleep(0.02)
@@ -106,10 +106,10 @@ async def test_a_slow_board_of_one_game_does_not_hold_up_another_game(fake, tmp_
         release = asyncio.Event()
         real_png = bot.renderer.png
 
-        async def png(board):
+        async def png(board, priority=0):
             if set(board["view"]["players"]) == {str(ann), str(ben)}:
                 await release.wait()   # the first game's board takes its time
-            return await real_png(board)
+            return await real_png(board, priority)
 
         bot.renderer.png = png
 
