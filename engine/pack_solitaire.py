@@ -444,191 +444,257 @@ class Solution:
 @lru_cache(maxsize=64)
 def solve(tiles: tuple[str, ...]) -> Solution:
     """The exact best score of a deal: any subset of the tiles, any turns, empty cells allowed."""
-    return _Solver(check_tiles(list(tiles))).run()
+    return solve_cells(check_tiles(list(tiles)), range(len(CELLS)))
 
 
-# Search positions run row by row from the top left (a4 b4 c4 d4 a3 ... d1), so each new tile
-# meets at most two placed neighbours: the one to its left and the one above.
-_ORDER = tuple(cell_at(k % SIZE, SIZE - 1 - k // SIZE) for k in range(TILES))
-_NONE = 49   # signature of "no tile there"
+def solve_cells(tiles: Sequence[str], cells) -> Solution:
+    """The exact best score of `tiles` (any number of them) on `cells` (cell indices, any part
+    of the board; tests check small parts against brute force), with one layout reaching it."""
+    search = _Search(list(tiles), sorted(set(cells)))
+    lost, layout = search.run()
+    placements = tuple(sorted((tile + 1, CELLS[search.cells[k]], turn)
+                              for k, (tile, turn) in enumerate(layout) if tile >= 0))
+    return Solution(POINTS_PER_PAIR * (search.pairs - lost), placements)
 
 
-class _Found(Exception):
-    """A layout reaching the target: the search stops."""
+# The search counts LOST pairs (a full board has 48; best layouts lose 7-16), as a branch and
+# bound: each layout found lowers the budget to one pair less than it lost. Cells are filled in
+# an order in which each meets at most two placed neighbours, the one above and the one to its
+# left: on the full board the top two rows column by column, then the third row, then the
+# bottom one. The bound of a partial layout: the pairs lost so far, plus for every waiting
+# cell (unfilled, with a placed neighbour) the fewest pairs any unused tile, or nothing, would
+# lose against its placed neighbours.
+#
+# The quarter-turn cut (full board): a quarter turn of the whole layout keeps its score and
+# carries the 48 pairs round in 12 orbits of four. Weigh the two pairs of each orbit that the
+# search decides first 9/8 and 7/8, the other two 0: summed over the four turns of any layout,
+# the weighed lost pairs come to twice its loss, so one of its turns weighs at most half its
+# loss. Searching only for layouts that weigh at most half the budget therefore misses no
+# score, and it cuts the top two rows, where the search spends most, to half the budget.
+# Twin tiles are used in number order.
+_TURN_WEIGHTS = (9, 7, 0, 0)   # eighths, for an orbit's pairs in the order they are decided
+_EIGHTHS = 8
+# Signatures of a neighbour's facing squares: 7 * first + second, or one of these.
+_NO_CELL = 49      # no cell there (outside the part of the board being solved)
+_EMPTY_CELL = 50   # a cell left empty: every pair with it is lost
 
 
-class _Solver:
-    """Branch and bound over positions, in row order from the top left.
+def _search_cells(cells: list[int]) -> list[int]:
+    """The cells in search order (see above); a part of the board goes row by row from the top."""
+    if len(cells) < len(CELLS):
+        return sorted(cells, key=lambda c: (-(c % SIZE), c // SIZE))
+    top_rows = [cell_at(col, row) for col in range(SIZE) for row in (SIZE - 1, SIZE - 2)]
+    return top_rows + [cell_at(col, row) for row in range(SIZE - 3, -1, -1) for col in range(SIZE)]
 
-    The bound of a partial layout at position k is: its score, plus the best the suffix
-    k..15 could score on its own (`ceiling[k]`, the exact best of that smaller board, solved
-    first, from the last position back), plus the pairs between the placed tiles and the
-    suffix that could still match. For a waiting cell below a placed tile, those are the pairs
-    the best unused tile would match. Each suffix is solved with descending targets: its best
-    lies between the next suffix's best and that plus the pairs the new position adds.
 
-    Symmetry: turning a whole 4x4 layout a quarter turn keeps its score, so on the full board
-    one tile (without a twin) is tried unturned only; twin tiles are used in number order.
-    """
+class _Search:
+    def __init__(self, tiles: list[str], cells: list[int]):
+        self.tiles = tiles
+        self.cells = order = _search_cells(cells)
+        count = len(order)
+        where = {cell: k for k, cell in enumerate(order)}
+        # per position: the positions of the cells above and to the left (count: none)
+        self.above = [where.get(c + 1, count) if c % SIZE < SIZE - 1 else count for c in order]
+        self.left = [where.get(c - SIZE, count) if c >= SIZE else count for c in order]
+        self.pairs = 2 * sum((u < count) + (l < count) for u, l in zip(self.above, self.left))
+        twins = [[u for u in range(len(tiles)) if tiles[u] == tiles[t]] for t in range(len(tiles))]
+        self.earlier_twins = [sum(1 << u for u in twins[t] if u < t) for t in range(len(tiles))]
+        self.whole_board = count == len(CELLS)
+        self.squares = [[squares_of(text, turn) for turn in range(4)] for text in tiles]
+        self._candidates: dict[int, tuple] = {}
+        self._fewest: dict[tuple | None, dict[int, tuple]] = {}   # weights -> key -> list
 
-    def __init__(self, tiles: Sequence[str]):
-        # Any number of tiles (tests solve small sets); a deal has sixteen.
-        self.tiles = list(tiles)
-        count = len(self.tiles)
-        twins = [[u for u in range(count) if self.tiles[u] == self.tiles[t]] for t in range(count)]
-        self.fixed = next((t for t in range(count) if len(twins[t]) == 1), None)
-        # A tile may be used only once every earlier twin is used.
-        self.before = [sum(1 << u for u in twins[t] if u < t) for t in range(count)]
-        self.cands: dict[int, list] = {}
-        self.up_best: dict[int, list] = {}
-        self.placed: list = [None] * TILES   # per position: squares, or None (empty or absent)
-        self.chosen: list = [None] * TILES   # per position: (tile, orientation) or None
-
-    def candidates(self, up: int, left: int, whole: bool) -> list:
-        """(gain, tile bit, tile, orientation, squares) fitting below `up` and right of `left`
-        (signatures: the two facing squares as 7a+b, or _NONE), best gain first. With `whole`
-        (the full board), the fixed tile only unturned."""
-        key = (up * 64 + left) * 2 + whole
-        found = self.cands.get(key)
+    def candidates(self, key: int) -> tuple:
+        """What may fill a cell whose neighbours above and to the left show `key` (64 * above
+        signature + left signature), fewest lost pairs first: (lost, tile bit, earlier twins'
+        bits, (tile, turn), signature below, signature to the right, lost pairs as bits:
+        above-left 1, above-right 2, left-upper 4, left-lower 8). Nothing there is one of them."""
+        found = self._candidates.get(key)
         if found is None:
+            above, left = divmod(key, 64)
             found = []
-            for t in range(len(self.tiles)):
-                for o in range(4):
-                    if whole and t == self.fixed and o:
-                        continue
-                    sq = squares_of(self.tiles[t], o)
-                    gain = 0
-                    ok = True
-                    facing = []
-                    if up != _NONE:
-                        facing += [(up // 7, sq[UL]), (up % 7, sq[UR])]
-                    if left != _NONE:
-                        facing += [(left // 7, sq[UL]), (left % 7, sq[LL])]
-                    for x, y in facing:
-                        c = pair_condition(x, y)
-                        ok = ok and c != 0
-                        gain += c == 1
-                    if ok:
-                        found.append((gain, 1 << t, t, o, sq))
-            found.sort(key=lambda c: -c[0])
-            self.cands[key] = found
+            for tile, turns in enumerate(self.squares):
+                for turn, sq in enumerate(turns):
+                    lost, allowed = 0, True
+                    for sig, bit, mine in ((above, 0, (UL, UR)), (left, 2, (UL, LL))):
+                        if sig == _NO_CELL:
+                            continue
+                        if sig == _EMPTY_CELL:
+                            lost |= 3 << bit
+                            continue
+                        for offset, theirs, square in zip((0, 1), divmod(sig, 7), mine):
+                            if theirs != sq[square]:
+                                allowed = allowed and pair_condition(theirs, sq[square]) != 0
+                                lost |= 1 << (bit + offset)
+                    if allowed:
+                        found.append((bin(lost).count("1"), 1 << tile, self.earlier_twins[tile],
+                                      (tile, turn), 64 * (7 * sq[LL] + sq[LR]), 7 * sq[UR] + sq[LR], lost))
+            lost = (3 if above != _NO_CELL else 0) | (12 if left != _NO_CELL else 0)
+            found.append((bin(lost).count("1"), 0, 0, (-1, 0), 64 * _EMPTY_CELL, _EMPTY_CELL, lost))
+            found.sort(key=lambda c: c[0])
+            found = self._candidates[key] = tuple(found)
         return found
 
-    def best_below(self, up: int) -> list:
-        """(gain, tile bit): for each tile, the most pairs it can match under `up`, best first."""
-        found = self.up_best.get(up)
+    def fewest(self, key: int, weights: tuple | None = None) -> tuple:
+        """For a waiting cell showing `key`: (least loss, tile bit) per tile, least first, ending
+        with leaving it empty (bit 0, always possible); with `weights` (per lost-pair bit), the
+        least weighed loss instead. Cached per weights, in `fewest_cache(weights)`."""
+        cache = self.fewest_cache(weights)
+        found = cache.get(key)
         if found is None:
-            best: dict[int, int] = {}
-            for gain, bit, *_ in self.candidates(up, _NONE, False):
-                best[bit] = max(best.get(bit, 0), gain)
-            found = sorted(((g, bit) for bit, g in best.items()), key=lambda x: -x[0])
-            self.up_best[up] = found
+            least: dict[int, int] = {}
+            for lost, bit, _, _, _, _, mask in self.candidates(key):
+                if weights is not None:
+                    lost = sum(w for b, w in enumerate(weights) if mask >> b & 1)
+                if bit == 0:
+                    empty = lost
+                elif lost < least.get(bit, 99):
+                    least[bit] = lost
+            found = cache[key] = tuple(sorted((lost, bit) for bit, lost in least.items()
+                                              if lost < empty)) + ((empty, 0),)
         return found
 
-    def run(self, first: int = 0) -> Solution:
-        """The best layout of positions first..15 (0: the whole board; tests use the others:
-        positions run a4 b4 c4 d4 a3 ... d1)."""
-        ceiling = [0] * (TILES + 1)
-        layout: tuple = ()
-        for start in range(TILES - 1, first - 1, -1):
-            # Position `start` adds at most the pairs with its right and lower neighbours.
-            most = ceiling[start + 1] + 2 * (start % SIZE < SIZE - 1) + 2 * (start < TILES - SIZE)
-            # A first layout: the next suffix's best with the best tile added here.
-            score, layout = self.extend(start, ceiling[start + 1], layout)
-            if score < most:
-                found = self.search(start, score, most, ceiling)
-                if found is not None:
-                    score, layout = found
-            ceiling[start] = score
-        placements = tuple(sorted(
-            (c[0] + 1, CELLS[_ORDER[first + k]], c[1]) for k, c in enumerate(layout)
-            if c is not None))
-        return Solution(POINTS_PER_PAIR * ceiling[first], placements)
+    def fewest_cache(self, weights: tuple | None) -> dict[int, tuple]:
+        return self._fewest.setdefault(weights, {})
 
-    def extend(self, start: int, score: int, layout: tuple) -> tuple[int, tuple]:
-        """`layout` (positions start+1..15, scoring `score`) with the unused tile that matches
-        most at `start` (or nothing there)."""
-        used = {c[0] for c in layout if c is not None}
-        facing = []   # (my square, their square value)
-        right = layout[0] if start % SIZE < SIZE - 1 and layout else None
-        if right is not None:
-            sq = squares_of(self.tiles[right[0]], right[1])
-            facing += [(UR, sq[UL]), (LR, sq[LL])]
-        below = layout[SIZE - 1] if start < TILES - SIZE and len(layout) >= SIZE else None
-        if below is not None:
-            sq = squares_of(self.tiles[below[0]], below[1])
-            facing += [(LL, sq[UL]), (LR, sq[UR])]
-        best, choice = -1, None
-        for t in range(len(self.tiles)):
-            if t in used:
+    def turn_weights(self) -> list[list[int]]:
+        """Per position, the weight (eighths) of each of its lost-pair bits in the quarter-turn
+        cut: pairs are named by their two (cell, square) ends; a quarter turn clockwise moves
+        cell (col, row) to (row, 3 - col) and each square one on."""
+        weights = [[0] * 4 for _ in self.cells]
+        decided = {}   # pair -> (position, bit)
+        for k, cell in enumerate(self.cells):
+            for bit, (square, other, other_square) in enumerate(
+                    ((UL, cell + 1, LL), (UR, cell + 1, LR), (UL, cell - SIZE, UR), (LL, cell - SIZE, LR))):
+                if (bit < 2 and self.above[k] < len(self.cells)) or (bit >= 2 and self.left[k] < len(self.cells)):
+                    decided[frozenset({(cell, square), (other, other_square)})] = (k, bit)
+
+        def turned(pair):
+            return frozenset((cell_at(c % SIZE, SIZE - 1 - c // SIZE), (sq + 1) % 4) for c, sq in pair)
+
+        done = set()
+        for pair in decided:
+            if pair in done:
                 continue
-            for o in range(4):
-                mine = squares_of(self.tiles[t], o)
-                conditions = [pair_condition(mine[a], b) for a, b in facing]
-                if 0 not in conditions and conditions.count(1) > best:
-                    best, choice = conditions.count(1), (t, o)
-        if choice is None:
-            return score, (None,) + layout
-        return score + best, (choice,) + layout
+            orbit = [pair]
+            while turned(orbit[-1]) != pair:
+                orbit.append(turned(orbit[-1]))
+            done.update(orbit)
+            for weight, member in zip(_TURN_WEIGHTS, sorted(orbit, key=decided.get)):
+                k, bit = decided[member]
+                weights[k][bit] = weight
+        return weights
 
-    def search(self, start: int, floor: int, most: int, ceiling: list) -> tuple | None:
-        """The best layout of positions start..15 scoring more than `floor` matching pairs
-        among them (at most `most`): (score, tuple of (tile, orientation) or None per
-        position), or None if there is none."""
-        placed, chosen = self.placed, self.chosen
-        before = self.before
-        candidates = self.candidates
-        best_below = self.best_below
-        whole = start == 0
-        need = floor + 1
-        best = None
+    def run(self) -> tuple[int, list]:
+        """(least lost pairs, per position (tile, turn), tile -1 for nothing)."""
+        count = len(self.cells)
+        above, left, candidates, fewest = self.above, self.left, self.candidates, self.fewest
+        if self.whole_board:
+            weights = self.turn_weights()
+        else:   # (no cut)
+            weights = [[0] * 4 for _ in self.cells]
+        by_mask = [tuple(sum(w[b] for b in range(4) if m >> b & 1) for m in range(16)) for w in weights]
+        # per position: the waiting cells after it, as (above, left: placed ones or `count`),
+        # and those with weights again, as (above, left, the cache of their least weighed
+        # losses, their weights)
+        waiting, waiting_weighed = [], []
+        for k in range(count + 1):
+            cells, weighed = [], []
+            for j in range(k + 1, count):
+                up = above[j] if above[j] < k else count
+                side = left[j] if left[j] < k else count
+                if up < count or side < count:
+                    cells.append((up, side))
+                    if any(weights[j]):
+                        weighed.append((up, side, self.fewest_cache(tuple(weights[j])), tuple(weights[j])))
+            waiting.append(tuple(cells))
+            waiting_weighed.append(tuple(weighed))
+        # A waiting cell whose placed neighbours are the same one step later keeps its least
+        # loss unless the tile it counted on was just used: per position, each waiting cell
+        # as (above, left, where it was in the previous position's list or -1).
+        carried = [tuple((up, side, waiting[k - 1].index((up, side)) if k and (up, side) in waiting[k - 1] else -1)
+                         for up, side in waiting[k]) for k in range(count + 1)]
+        known_least = self.fewest_cache(None)
+        # per position: its candidates in the order tried (cached per key), with their
+        # weighed loss: by loss where nothing is weighed, else by weighed loss
+        choices = [({}, by_mask[k] if any(weights[k]) else None) for k in range(count)]
 
-        def step(k: int, used: int, score: int) -> None:
-            nonlocal need, best
-            if k == TILES:
-                best = (score, tuple(chosen[start:]))
-                need = score + 1
-                if need > most:
-                    raise _Found
+        def ordered(key: int, k: int) -> tuple:
+            known, mask_weights = choices[k]
+            found = [(more, mask_weights[mask] if mask_weights else 0, bit | twins, twins, choice, below, right)
+                     for more, bit, twins, choice, below, right, mask in candidates(key)]
+            if mask_weights:
+                found.sort(key=lambda c: c[1])
+            known[key] = found = tuple(found)
+            return found
+
+        below_sig = [64 * _NO_CELL] * (count + 1)   # per position: 64 * what its lower side shows
+        right_sig = [_NO_CELL] * (count + 1)
+        chosen = [(-1, 0)] * count
+        budget = self.pairs
+        cut = budget * _EIGHTHS // 2 if self.whole_board else 1 << 30
+        best: list = []
+
+        def step(k: int, used: int, lost: int, weighed: int, before: list) -> None:
+            nonlocal budget, cut
+            if k == count:
+                if lost > budget:   # (cannot happen: every step is checked against the budget)
+                    return
+                best[:] = [lost, list(chosen)]
+                budget = lost - 1
+                if self.whole_board:
+                    cut = budget * _EIGHTHS // 2
                 return
-            col = k % SIZE
-            above = placed[k - SIZE] if k - SIZE >= start else None
-            left = placed[k - 1] if col and k - 1 >= start else None
-            up_sig = above[LL] * 7 + above[LR] if above is not None else _NONE
-            left_sig = left[UR] * 7 + left[LR] if left is not None else _NONE
-            # What the waiting cells below placed tiles (after this one, in this row) could match.
-            waiting = 0
-            for j in range(k + 1, min(k + SIZE, TILES)):
-                if j - SIZE < start:
-                    continue
-                over = placed[j - SIZE]
-                if over is not None:
-                    for g, bit in best_below(over[LL] * 7 + over[LR]):
-                        if not used & bit:
-                            waiting += g
-                            break
-            base = score + waiting + ceiling[k + 1]
-            # Pairs with the next cell of the row and the cell below, if this one is filled.
-            reach = base + 2 * (col < SIZE - 1) + 2 * (k < TILES - SIZE)
-            for gain, bit, t, o, sq in candidates(up_sig, left_sig, whole):
-                if reach + gain < need:
-                    break
-                if used & bit or used & before[t] != before[t]:
-                    continue
-                placed[k] = sq
-                chosen[k] = (t, o)
-                step(k + 1, used | bit, score + gain)
-            placed[k] = chosen[k] = None
-            if base >= need:  # leaving k empty could still reach the target
-                step(k + 1, used, score)
+            bound = lost
+            counted = []   # per waiting cell: (least loss, the tile counted on)
+            for up, side, was in carried[k]:
+                if was >= 0:
+                    least, bit = before[was]
+                    if not used & bit:
+                        counted.append(before[was])
+                        bound += least
+                        continue
+                key = below_sig[up] + right_sig[side]
+                for least, bit in known_least.get(key) or fewest(key):
+                    if not used & bit:
+                        counted.append((least, bit))
+                        bound += least
+                        break
+            if bound > budget:
+                return
+            weighed_bound = weighed
+            for up, side, known_weighed, cell_weights in waiting_weighed[k]:
+                key = below_sig[up] + right_sig[side]
+                for least, bit in known_weighed.get(key) or fewest(key, cell_weights):
+                    if not used & bit:
+                        weighed_bound += least
+                        break
+            if weighed_bound > cut:
+                return
+            key = below_sig[above[k]] + right_sig[left[k]]
+            known, mask_weights = choices[k]
+            if mask_weights is None:   # (no weights here: only the budget bounds)
+                for more, weigh, need, twins, choice, below, right in known.get(key) or ordered(key, k):
+                    if bound + more > budget:   # (the budget drops as better layouts are found)
+                        break
+                    if used & need != twins:   # the tile is used, or an earlier twin is not
+                        continue
+                    chosen[k] = choice
+                    below_sig[k], right_sig[k] = below, right
+                    step(k + 1, used | need, lost + more, weighed, counted)
+            else:   # most that break the budget break the cut first: weighed least first
+                for more, weigh, need, twins, choice, below, right in known.get(key) or ordered(key, k):
+                    if weighed_bound + weigh > cut:
+                        break
+                    if bound + more > budget or used & need != twins:
+                        continue
+                    chosen[k] = choice
+                    below_sig[k], right_sig[k] = below, right
+                    step(k + 1, used | need, lost + more, weighed + weigh, counted)
+            chosen[k] = (-1, 0)
 
-        try:
-            step(start, 0, 0)
-        except _Found:
-            pass
-        self.placed[:] = [None] * TILES
-        self.chosen[:] = [None] * TILES
-        return best
+        step(0, 0, 0, 0, [])
+        return best[0], best[1]
 
 
 GAME = PackSolitaire()
