@@ -102,10 +102,11 @@ class WorkerPool:
         self._busy = 0
         self._waiting: list[tuple[int, int, asyncio.Future]] = []
         self._order = itertools.count()
+        self._closed = False
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first call (process mode only)."""
-        if self.mode != "process" or self._pool is not None:
+        if self.mode != "process" or self._pool is not None or self._closed:
             return
         try:
             # Not fork: the bot has threads (aiosqlite's) whose locks a forked child would copy.
@@ -151,6 +152,8 @@ class WorkerPool:
         self._busy -= 1
 
     async def _run(self, function, *args):
+        if self._closed:
+            raise asyncio.CancelledError()
         if self.mode == "process":
             self.start()
             if self._pool is not None:
@@ -158,11 +161,20 @@ class WorkerPool:
                     return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
                 except BrokenProcessPool:
                     log.warning("the %s died; working in a thread from now on", self.what)
-                    self.close()
+                    self._stop_pool()
                     self.mode = "thread"
         return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
+        """Stop the workers; calls still waiting for a turn are cancelled, and no later call
+        starts a new pool (closing must not start workers again on the way out)."""
+        self._closed = True
+        waiting, self._waiting = self._waiting, []
+        for _, _, turn in waiting:
+            turn.cancel()
+        self._stop_pool()
+
+    def _stop_pool(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -113,3 +113,27 @@ async def test_a_cancelled_wait_for_a_worker_gives_its_turn_on():
     assert await asyncio.wait_for(after, 5) == "after"
     assert given_up.cancelled()
     assert pool._busy == 0 and not pool._waiting
+
+
+async def test_closing_cancels_the_calls_waiting_and_starts_no_workers_again():
+    from bot.workers import WorkerPool
+
+    pool = WorkerPool("thread", workers=1)
+    gate = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    busy = asyncio.ensure_future(pool.run(lambda: asyncio.run_coroutine_threadsafe(
+        gate.wait(), loop).result() and "done"))
+    await asyncio.sleep(0.05)
+    waiting = asyncio.ensure_future(pool.run(lambda: "never"))
+    await asyncio.sleep(0)
+    pool.close()
+    gate.set()
+    assert await busy == "done"   # what runs finishes
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    with pytest.raises(asyncio.CancelledError):
+        await pool.run(lambda: "after")
+    renderer = Renderer("process", workers=1)
+    renderer.close()
+    renderer.start()
+    assert renderer._pool is None
