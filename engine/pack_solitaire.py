@@ -489,7 +489,6 @@ def _search_cells(cells: list[int]) -> list[int]:
 
 class _Search:
     def __init__(self, tiles: list[str], cells: list[int]):
-        self.tiles = tiles
         self.cells = order = _search_cells(cells)
         count = len(order)
         where = {cell: k for k, cell in enumerate(order)}
