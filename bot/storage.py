@@ -314,6 +314,16 @@ class Store:
                 raise
             await self.db.execute("COMMIT")
 
+    # Reads take one trip to the database's thread (execute_fetchall), not three (execute,
+    # fetch, close): every trip hands the GIL to that thread and back, which the event loop
+    # feels when many games move at once.
+    async def _rows(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        return list(await self.db.execute_fetchall(sql, tuple(args)))
+
+    async def _first(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        rows = await self._rows(sql, args)
+        return rows[0] if rows else None
+
     async def _insert_notices(self, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
         await self.db.executemany(
             "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
@@ -379,8 +389,7 @@ class Store:
     # ---- meta ------------------------------------------------------------------------------
 
     async def _meta(self, key: str) -> str | None:
-        async with self.db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
-            row = await cur.fetchone()
+        row = await self._first("SELECT value FROM meta WHERE key=?", (key,))
         return row[0] if row else None
 
     async def _set_meta(self, key: str, value: str) -> None:
@@ -420,8 +429,7 @@ class Store:
             return await self._get_game(game_id)
 
     async def _get_game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._first(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
         if row is None:
             return None
         return (await self._with_seats([row]))[0]
@@ -432,19 +440,17 @@ class Store:
             return games
         by_id = {g.id: g for g in games}
         marks = ",".join("?" * len(by_id))
-        async with self.db.execute(
+        for r in await self._rows(
                 f"SELECT game_id, seat, user_id, display_name, dm_closed FROM seats "
-                f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(by_id)) as cur:
-            async for r in cur:
-                by_id[r[0]].seats.append(Seat(r[1], r[2], r[3], bool(r[4])))
+                f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(by_id)):
+            by_id[r[0]].seats.append(Seat(r[1], r[2], r[3], bool(r[4])))
         return games
 
     async def game_for_thread(self, thread_id: int) -> GameRow | None:
         async with self.lock:
-            async with self.db.execute(
+            row = await self._first(
                     f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
-                    (thread_id,)) as cur:
-                row = await cur.fetchone()
+                    (thread_id,))
             return (await self._with_seats([row]))[0] if row else None
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None,
@@ -458,15 +464,13 @@ class Store:
             sql += " AND guild_id=?"
             args.append(guild_id)
         async with self.lock:
-            async with self.db.execute(sql + " ORDER BY id", args) as cur:
-                rows = await cur.fetchall()
+            rows = await self._rows(sql + " ORDER BY id", args)
             return await self._with_seats(rows)
 
     async def games_with_status(self, status: str) -> list[GameRow]:
         async with self.lock:
-            async with self.db.execute(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE status=? ORDER BY id", (status,)) as cur:
-                rows = await cur.fetchall()
+            rows = await self._rows(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE status=? ORDER BY id", (status,))
             return await self._with_seats(rows)
 
     async def merge_extras(self, game_id: int, values: dict, *, now: float,
@@ -474,8 +478,7 @@ class Store:
         """Add `values` to a game's extras (and post `notices`) without a new version: extras
         are facts found beside play (a solver's answer), not moves."""
         async with self._transaction():
-            async with self.db.execute("SELECT extras FROM games WHERE id=?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first("SELECT extras FROM games WHERE id=?", (game_id,))
             if row is None:
                 return
             extras = {**json.loads(row[0]), **values}
@@ -486,11 +489,10 @@ class Store:
     async def finished_extras(self, game: str, guild_id: int, user_id: int) -> list[dict]:
         """The extras of the finished games of `game` in a server in which `user_id` sat."""
         async with self.lock:
-            async with self.db.execute(
+            return [json.loads(r[0]) for r in await self._rows(
                     "SELECT g.extras FROM games g JOIN seats s ON s.game_id = g.id "
                     "WHERE g.game=? AND g.guild_id=? AND s.user_id=? AND g.status='finished'",
-                    (game, guild_id, user_id)) as cur:
-                return [json.loads(r[0]) async for r in cur]
+                    (game, guild_id, user_id))]
 
     async def commit(self, game_id: int, expected_version: int, *, now: float,
                      changes: dict[str, Any] | None = None,
@@ -548,10 +550,9 @@ class Store:
 
     async def events(self, game_id: int) -> list[dict]:
         async with self.lock:
-            async with self.db.execute(
+            return [dict(r) for r in await self._rows(
                     "SELECT version, at, actor, kind, detail FROM events WHERE game_id=? ORDER BY id",
-                    (game_id,)) as cur:
-                return [dict(r) for r in await cur.fetchall()]
+                    (game_id,))]
 
     async def mark_dms_closed(self, game_id: int, user_id: int) -> bool:
         """Remember that `user_id` takes no DMs in this game; False if it was known already."""
@@ -565,16 +566,14 @@ class Store:
 
     async def due_timers(self, now: float) -> list[Timer]:
         async with self.lock:
-            async with self.db.execute(
+            return [Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await self._rows(
                     "SELECT game_id, kind, due_at, data FROM timers WHERE due_at<=? "
-                    "ORDER BY due_at", (now,)) as cur:
-                return [Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await cur.fetchall()]
+                    "ORDER BY due_at", (now,))]
 
     async def timers_of(self, game_id: int) -> dict[str, Timer]:
         async with self.lock:
-            async with self.db.execute(
-                    "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,)) as cur:
-                return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await cur.fetchall()}
+            return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await self._rows(
+                    "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,))}
 
     async def set_timer(self, game_id: int, expected_version: int, kind: str, due_at: float | None,
                         notices: Iterable[Notice], now: float) -> None:
@@ -582,8 +581,7 @@ class Store:
         the game: a reminder must not invalidate a move being made. Raises Conflict if the game
         moved on since it was read (that move has set fresh timers)."""
         async with self._transaction():
-            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first("SELECT version FROM games WHERE id=?", (game_id,))
             if row is None or row[0] != expected_version:
                 raise Conflict(f"game {game_id} is no longer at version {expected_version}")
             if due_at is None:
@@ -601,8 +599,7 @@ class Store:
 
     async def next_timer_due(self) -> float | None:
         async with self.lock:
-            async with self.db.execute("SELECT MIN(due_at) FROM timers") as cur:
-                row = await cur.fetchone()
+            row = await self._first("SELECT MIN(due_at) FROM timers")
             return row[0]
 
     # ---- outbox ----------------------------------------------------------------------------
@@ -613,37 +610,32 @@ class Store:
 
     async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxItem]:
         async with self.lock:
-            async with self.db.execute(
+            return [_outbox_item(r) for r in await self._rows(
                     f"SELECT {_OUTBOX_COLUMNS} FROM outbox "
                     "WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt_at<=? "
-                    "ORDER BY id LIMIT ?", (now, limit)) as cur:
-                return [_outbox_item(r) for r in await cur.fetchall()]
+                    "ORDER BY id LIMIT ?", (now, limit))]
 
     async def outbox_item(self, item_id: int) -> OutboxItem | None:
         async with self.lock:
-            async with self.db.execute(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id=?",
-                                       (item_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id=?", (item_id,))
         return _outbox_item(row) if row else None
 
     async def tagged_notices(self, game_id: int) -> dict[str, OutboxItem]:
         """The latest notice of each tag of a game (what a new notice may edit)."""
         async with self.lock:
-            async with self.db.execute(
+            return {item.tag: item for item in map(_outbox_item, await self._rows(
                     f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id IN "
                     "(SELECT MAX(id) FROM outbox WHERE game_id=? AND tag IS NOT NULL GROUP BY tag)",
-                    (game_id,)) as cur:
-                return {item.tag: item for item in map(_outbox_item, await cur.fetchall())}
+                    (game_id,)))}
 
     async def posts_with_controls(self, game_id: int) -> list[OutboxItem]:
         """The game's messages that hold controls now, whatever their tag (or none: a closed-DM
         fallback, a reminder): for each message (a notice and the edits of it), the latest
         notice that set its controls, when they are not empty."""
         async with self.lock:
-            async with self.db.execute(
+            items = [_outbox_item(r) for r in await self._rows(
                     f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id=? ORDER BY id",
-                    (game_id,)) as cur:
-                items = [_outbox_item(r) for r in await cur.fetchall()]
+                    (game_id,))]
         root: dict[int, int] = {}
         latest: dict[int, OutboxItem] = {}
         for item in items:
@@ -656,16 +648,14 @@ class Store:
     async def outbox_waiting(self) -> int:
         """Undelivered notices that may still be delivered (including ones waiting to retry)."""
         async with self.lock:
-            async with self.db.execute(
-                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL") as cur:
-                return (await cur.fetchone())[0]
+            return (await self._first(
+                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL"))[0]
 
     async def next_outbox_due(self) -> float | None:
         async with self.lock:
-            async with self.db.execute(
+            return (await self._first(
                     "SELECT MIN(next_attempt_at) FROM outbox "
-                    "WHERE delivered_at IS NULL AND failed IS NULL") as cur:
-                return (await cur.fetchone())[0]
+                    "WHERE delivered_at IS NULL AND failed IS NULL"))[0]
 
     async def outbox_delivered(self, item_id: int, now: float, message_id: int | None) -> None:
         """Mark a notice sent. When it showed a board, the earlier posts of its tag keep theirs
@@ -706,10 +696,9 @@ class Store:
         if item.tag is None:
             return False
         async with self.lock:
-            async with self.db.execute(
+            return await self._first(
                     "SELECT 1 FROM outbox WHERE game_id IS ? AND tag=? AND id>? LIMIT 1",
-                    (item.game_id, item.tag, item.id)) as cur:
-                return await cur.fetchone() is not None
+                    (item.game_id, item.tag, item.id)) is not None
 
     async def prune_outbox(self, before: float) -> int:
         """Forget notices delivered (or given up) before `before`; returns how many. Running
@@ -729,8 +718,7 @@ class Store:
             sql += " WHERE game_id=?"
             args = (game_id,)
         async with self.lock:
-            async with self.db.execute(sql + " ORDER BY id", args) as cur:
-                rows = [dict(r) for r in await cur.fetchall()]
+            rows = [dict(r) for r in await self._rows(sql + " ORDER BY id", args)]
         for row in rows:
             row["payload"] = json.loads(row["payload"])
         return rows
@@ -741,10 +729,9 @@ class Store:
         """(starts_at, ends_at) of the player's absences in a server that start at `since` or
         later (the month's allowance)."""
         async with self.lock:
-            async with self.db.execute(
+            return [(r[0], r[1]) for r in await self._rows(
                     "SELECT starts_at, ends_at FROM absences WHERE guild_id=? AND user_id=? "
-                    "AND starts_at>=? ORDER BY starts_at", (guild_id, user_id, since)) as cur:
-                return [(r[0], r[1]) for r in await cur.fetchall()]
+                    "AND starts_at>=? ORDER BY starts_at", (guild_id, user_id, since))]
 
     async def absences_now(self, guild_id: int, user_ids: Iterable[int],
                            now: float) -> dict[int, tuple[float, float]]:
@@ -755,11 +742,10 @@ class Store:
             return {}
         marks = ",".join("?" * len(user_ids))
         async with self.lock:
-            async with self.db.execute(
+            return {r[0]: (r[1], r[2]) for r in await self._rows(
                     f"SELECT user_id, starts_at, ends_at FROM absences WHERE guild_id=? "
                     f"AND user_id IN ({marks}) AND starts_at<=? AND ends_at>? ORDER BY ends_at",
-                    (guild_id, *user_ids, now, now)) as cur:
-                return {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+                    (guild_id, *user_ids, now, now))}
 
     async def set_absence(self, guild_id: int, user_id: int, now: float, ends_at: float | None) -> None:
         """End the player's current absence in the server now (if any) and, with `ends_at`,
@@ -779,8 +765,7 @@ class Store:
         notices, without a new version (like set_timer). Raises Conflict if the game moved on
         since it was read."""
         async with self._transaction():
-            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first("SELECT version FROM games WHERE id=?", (game_id,))
             if row is None or row[0] != expected_version:
                 raise Conflict(f"game {game_id} is no longer at version {expected_version}")
             await self.db.executemany(
@@ -796,16 +781,13 @@ class Store:
         ratings, let `rated.rate` work out the new ones, store them with a history entry each;
         returns the commit's notices as `rated.announce` amends them (to say the new ratings).
         A game that has history entries is rated already and is left alone."""
-        async with self.db.execute("SELECT 1 FROM rating_history WHERE game_id=? LIMIT 1",
-                                   (game_id,)) as cur:
-            if await cur.fetchone() is not None:
-                return notices
+        if await self._first("SELECT 1 FROM rating_history WHERE game_id=? LIMIT 1", (game_id,)):
+            return notices
         current: dict[int, tuple[float, float] | None] = {}
         for user_id in rated.places:
-            async with self.db.execute(
+            row = await self._first(
                     "SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND user_id=?",
-                    (rated.guild_id, rated.game, user_id)) as cur:
-                row = await cur.fetchone()
+                    (rated.guild_id, rated.game, user_id))
             current[user_id] = (row[0], row[1]) if row else None
         new = rated.rate(current)
         for user_id, (mu, sigma) in new.items():
@@ -826,29 +808,26 @@ class Store:
     async def ratings_of_game(self, guild_id: int, game: str) -> list[PlayerRating]:
         """Every rated player of `game` in a server (in no particular order)."""
         async with self.lock:
-            async with self.db.execute(
+            return [PlayerRating(*r) for r in await self._rows(
                     f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? AND game=?",
-                    (guild_id, game)) as cur:
-                return [PlayerRating(*r) for r in await cur.fetchall()]
+                    (guild_id, game))]
 
     async def ratings_of_user(self, guild_id: int, user_id: int) -> list[PlayerRating]:
         """A player's rating in each game they have a rating for in a server."""
         async with self.lock:
-            async with self.db.execute(
+            return [PlayerRating(*r) for r in await self._rows(
                     f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? AND user_id=? "
-                    "ORDER BY game", (guild_id, user_id)) as cur:
-                return [PlayerRating(*r) for r in await cur.fetchall()]
+                    "ORDER BY game", (guild_id, user_id))]
 
     async def rating_history(self, guild_id: int, game: str, user_id: int,
                              limit: int) -> list[tuple[float, float]]:
         """A player's (mu, sigma) after each of their last `limit` rated games of `game` in a
         server, oldest first."""
         async with self.lock:
-            async with self.db.execute(
+            rows = await self._rows(
                     "SELECT h.mu, h.sigma FROM rating_history h JOIN games g ON g.id = h.game_id "
                     "WHERE h.user_id=? AND g.guild_id=? AND g.game=? ORDER BY h.id DESC LIMIT ?",
-                    (user_id, guild_id, game, limit)) as cur:
-                rows = await cur.fetchall()
+                    (user_id, guild_id, game, limit))
         return [(r[0], r[1]) for r in reversed(rows)]
 
     # ---- daily puzzles (issue 14, part 4) ------------------------------------------------------
@@ -878,21 +857,19 @@ class Store:
     async def daily_plays(self, guild_id: int, day: str, game: str) -> list[tuple[float, GameRow]]:
         """The day's plays of a server's deal: (started_at, game row), in the order started."""
         async with self.lock:
-            async with self.db.execute(
+            rows = await self._rows(
                     "SELECT d.started_at, " + ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
                     + " FROM daily_plays d JOIN games g ON g.id = d.game_id "
                     "WHERE d.guild_id=? AND d.day=? AND d.game=? ORDER BY d.started_at, g.id",
-                    (guild_id, day, game)) as cur:
-                rows = await cur.fetchall()
+                    (guild_id, day, game))
             games = await self._with_seats(rows)
         return [(r["started_at"], g) for r, g in zip(rows, games)]
 
     async def daily_of_game(self, game_id: int) -> dict | None:
         """{day, game, started_at} when game `game_id` is someone's daily puzzle, else None."""
         async with self.lock:
-            async with self.db.execute(
-                    "SELECT day, game, started_at FROM daily_plays WHERE game_id=?", (game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first(
+                    "SELECT day, game, started_at FROM daily_plays WHERE game_id=?", (game_id,))
         return dict(row) if row else None
 
     # ---- history: rematches (bot.history) ----------------------------------------------------
@@ -905,10 +882,9 @@ class Store:
         rematch already that was not cancelled (then that one, and False). One transaction,
         so two presses at once cannot open two."""
         async with self._transaction():
-            async with self.db.execute(
+            existing = await self._first(
                     "SELECT r.new_game_id, g.status FROM rematches r JOIN games g "
-                    "ON g.id = r.new_game_id WHERE r.old_game_id=?", (old_game_id,)) as cur:
-                existing = await cur.fetchone()
+                    "ON g.id = r.new_game_id WHERE r.old_game_id=?", (old_game_id,))
             if existing is None or existing[1] == "cancelled":
                 cur = await self.db.execute(
                     "INSERT INTO games(game, guild_id, channel_id, host_id, status, options, "
@@ -933,18 +909,15 @@ class Store:
     async def rematch_of(self, new_game_id: int) -> tuple[int, list[str]] | None:
         """(the old game, the players who have accepted) of a rematch; None if it is none."""
         async with self.lock:
-            async with self.db.execute(
+            row = await self._first(
                     "SELECT old_game_id, accepted FROM rematches WHERE new_game_id=?",
-                    (new_game_id,)) as cur:
-                row = await cur.fetchone()
+                    (new_game_id,))
         return (row[0], json.loads(row[1])) if row else None
 
     async def accept_rematch(self, new_game_id: int, player: str) -> list[str]:
         """Add `player` to those who accepted the rematch; returns them all."""
         async with self._transaction():
-            async with self.db.execute("SELECT accepted FROM rematches WHERE new_game_id=?",
-                                       (new_game_id,)) as cur:
-                row = await cur.fetchone()
+            row = await self._first("SELECT accepted FROM rematches WHERE new_game_id=?", (new_game_id,))
             accepted = json.loads(row[0]) if row else []
             if player not in accepted:
                 accepted.append(player)

@@ -557,3 +557,49 @@ async def test_strict_mode_fails_on_unknown_routes():
             assert response.status == 404 and response.headers["Content-Type"] == "application/json"
     with pytest.raises(FakeDiscordError, match="GET /nothing/here"):
         await fake.stop()
+
+
+
+async def test_form_parts_read_what_aiohttps_reader_reads():
+    """The fake's own multipart parser agrees with aiohttp's reader on forms as discord.py
+    writes them (quote_fields=False: raw UTF-8, backslash escapes), binary data included."""
+    import aiohttp
+    from aiohttp import web
+
+    from tests.fakediscord import _form_parts
+
+    def form() -> aiohttp.FormData:
+        made = aiohttp.FormData(quote_fields=False)
+        made.add_field("payload_json", '{"content": "h\\u00e9"}', content_type="application/json")
+        made.add_field("files[0]", PNG + b"\r\n--not-a-boundary\r\n" + bytes(range(256)),
+                       filename="board.png")
+        made.add_field("files[1]", b"", filename='sa"id\\ caf\u00e9.txt')
+        return made
+
+    async def theirs(request):
+        return web.json_response([[part.name, part.filename, list(bytes(await part.read()))]
+                                  async for part in await request.multipart()])
+
+    async def ours(request):
+        parts = _form_parts(await request.read(), request.headers["Content-Type"])
+        return web.json_response([[name, filename, list(data)] for name, filename, data in parts])
+
+    app = web.Application()
+    app.router.add_post("/theirs", theirs)
+    app.router.add_post("/ours", ours)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        async with aiohttp.ClientSession() as session:
+            read = {}
+            for route in ("theirs", "ours"):
+                async with session.post(f"http://127.0.0.1:{port}/{route}", data=form()) as response:
+                    read[route] = await response.json()
+    finally:
+        await runner.cleanup()
+    assert read["ours"] == read["theirs"]
+    assert [(name, filename) for name, filename, _ in read["ours"]] == [
+        ("payload_json", None), ("files[0]", "board.png"), ("files[1]", 'sa"id\\ caf\u00e9.txt')]
