@@ -295,9 +295,8 @@ class PiecepackBot(commands.Bot):
                 raise
             except Exception:
                 log.exception("background work failed")
-            dues = [t for t in (await self.store.next_timer_due(), await self.store.next_outbox_due())
-                    if t is not None]
-            delay = min([MAX_IDLE] + [max(MIN_IDLE, due - self.now()) for due in dues])
+            due = await self.store.next_due()
+            delay = MAX_IDLE if due is None else min(MAX_IDLE, max(MIN_IDLE, due - self.now()))
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
             except asyncio.TimeoutError:

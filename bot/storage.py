@@ -182,6 +182,16 @@ _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, lobby_message_id, host_id, invited_id, status, "
     "state, version, options, deadline_seconds, created_at, updated_at, extras"
 )
+
+
+def _game_select(table: str = "games") -> str:
+    """A game's columns and its seats as one JSON list: a game and its seats in one trip."""
+    return (", ".join(f"{table}.{column.strip()}" for column in _GAME_COLUMNS.split(","))
+            + ", (SELECT json_group_array(json_array(seat, user_id, display_name, dm_closed)) "
+            f"FROM seats WHERE seats.game_id = {table}.id) AS seat_list")
+
+
+_GAME_SELECT = _game_select()
 _UPDATABLE = {"thread_id", "lobby_message_id", "status", "state", "options", "deadline_seconds",
               "invited_id", "extras"}
 
@@ -429,49 +439,33 @@ class Store:
             return await self._get_game(game_id)
 
     async def _get_game(self, game_id: int) -> GameRow | None:
-        row = await self._first(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,))
-        if row is None:
-            return None
-        return (await self._with_seats([row]))[0]
-
-    async def _with_seats(self, rows: Iterable[aiosqlite.Row]) -> list[GameRow]:
-        games = [_game_row(r) for r in rows]
-        if not games:
-            return games
-        by_id = {g.id: g for g in games}
-        marks = ",".join("?" * len(by_id))
-        for r in await self._rows(
-                f"SELECT game_id, seat, user_id, display_name, dm_closed FROM seats "
-                f"WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(by_id)):
-            by_id[r[0]].seats.append(Seat(r[1], r[2], r[3], bool(r[4])))
-        return games
+        row = await self._first(f"SELECT {_GAME_SELECT} FROM games WHERE id=?", (game_id,))
+        return _game_row(row) if row else None
 
     async def game_for_thread(self, thread_id: int) -> GameRow | None:
         async with self.lock:
             row = await self._first(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
+                    f"SELECT {_GAME_SELECT} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
                     (thread_id,))
-            return (await self._with_seats([row]))[0] if row else None
+        return _game_row(row) if row else None
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None,
                             statuses: Iterable[str] = ("lobby", "active")) -> list[GameRow]:
         statuses = tuple(statuses)
         marks = ",".join("?" * len(statuses))
-        sql = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) "
+        sql = (f"SELECT {_GAME_SELECT} FROM games WHERE status IN ({marks}) "
                "AND id IN (SELECT game_id FROM seats WHERE user_id=?)")
         args: list[Any] = [*statuses, user_id]
         if guild_id is not None:
             sql += " AND guild_id=?"
             args.append(guild_id)
         async with self.lock:
-            rows = await self._rows(sql + " ORDER BY id", args)
-            return await self._with_seats(rows)
+            return [_game_row(r) for r in await self._rows(sql + " ORDER BY id", args)]
 
     async def games_with_status(self, status: str) -> list[GameRow]:
         async with self.lock:
-            rows = await self._rows(
-                    f"SELECT {_GAME_COLUMNS} FROM games WHERE status=? ORDER BY id", (status,))
-            return await self._with_seats(rows)
+            return [_game_row(r) for r in await self._rows(
+                    f"SELECT {_GAME_SELECT} FROM games WHERE status=? ORDER BY id", (status,))]
 
     async def merge_extras(self, game_id: int, values: dict, *, now: float,
                            notices: Iterable[Notice] = ()) -> None:
@@ -597,9 +591,12 @@ class Store:
         async with self.lock:
             await self.db.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
 
-    async def next_timer_due(self) -> float | None:
+    async def next_due(self) -> float | None:
+        """When the next timer or notice falls due (None: nothing waits), in one trip."""
         async with self.lock:
-            row = await self._first("SELECT MIN(due_at) FROM timers")
+            row = await self._first(
+                "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers UNION ALL "
+                "SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL)")
             return row[0]
 
     # ---- outbox ----------------------------------------------------------------------------
@@ -651,16 +648,12 @@ class Store:
             return (await self._first(
                     "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL"))[0]
 
-    async def next_outbox_due(self) -> float | None:
-        async with self.lock:
-            return (await self._first(
-                    "SELECT MIN(next_attempt_at) FROM outbox "
-                    "WHERE delivered_at IS NULL AND failed IS NULL"))[0]
-
     async def outbox_delivered(self, item_id: int, now: float, message_id: int | None) -> None:
         """Mark a notice sent. When it showed a board, the earlier posts of its tag keep theirs
-        no longer: a later edit or repost takes the board from this one (or a newer one)."""
-        async with self._transaction():
+        no longer: a later edit or repost takes the board from this one (or a newer one).
+        Two statements without a transaction (two trips to the database's thread, not four):
+        the second only frees space, and a later delivery of the tag clears what it missed."""
+        async with self.lock:
             await self.db.execute(
                 "UPDATE outbox SET delivered_at=?, message_id=?, attempts=attempts+1 WHERE id=?",
                 (now, message_id, item_id))
@@ -858,12 +851,11 @@ class Store:
         """The day's plays of a server's deal: (started_at, game row), in the order started."""
         async with self.lock:
             rows = await self._rows(
-                    "SELECT d.started_at, " + ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
-                    + " FROM daily_plays d JOIN games g ON g.id = d.game_id "
+                    f"SELECT d.started_at, {_game_select('g')} FROM daily_plays d "
+                    "JOIN games g ON g.id = d.game_id "
                     "WHERE d.guild_id=? AND d.day=? AND d.game=? ORDER BY d.started_at, g.id",
                     (guild_id, day, game))
-            games = await self._with_seats(rows)
-        return [(r["started_at"], g) for r, g in zip(rows, games)]
+        return [(r["started_at"], _game_row(r)) for r in rows]
 
     async def daily_of_game(self, game_id: int) -> dict | None:
         """{day, game, started_at} when game `game_id` is someone's daily puzzle, else None."""
@@ -1003,4 +995,6 @@ def _game_row(r: aiosqlite.Row) -> GameRow:
         thread_id=r["thread_id"], lobby_message_id=r["lobby_message_id"], host_id=r["host_id"],
         invited_id=r["invited_id"], status=r["status"], state=r["state"], version=r["version"],
         options=json.loads(r["options"]), deadline_seconds=r["deadline_seconds"],
-        created_at=r["created_at"], updated_at=r["updated_at"], extras=json.loads(r["extras"]))
+        created_at=r["created_at"], updated_at=r["updated_at"], extras=json.loads(r["extras"]),
+        seats=[Seat(seat, user_id, name, bool(dm_closed))
+               for seat, user_id, name, dm_closed in sorted(json.loads(r["seat_list"]))])

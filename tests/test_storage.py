@@ -96,10 +96,15 @@ async def test_two_writers_from_the_same_version_exactly_one_wins(tmp_path):
 
 async def test_timers_are_replaced_and_found_when_due(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
+    assert await store.next_due() is None
     game = await new_game(store)
     await store.commit(game.id, 0, now=1.0, timers={"deadline": (50.0, {}), "reminder": (40.0, {})})
     assert [t.kind for t in await store.due_timers(45.0)] == ["reminder"]
-    assert await store.next_timer_due() == 40.0
+    assert await store.next_due() == 40.0   # (nothing in the outbox)
+    await store.add_notices(game.id, [Notice("user", 1, {"n": 1})], now=35.0)
+    assert await store.next_due() == 35.0   # the sooner of a timer and a notice
+    (notice,) = await store.pending_outbox(35.0)
+    await store.outbox_delivered(notice.id, 36.0, 5)
     await store.commit(game.id, 1, now=2.0, timers={"deadline": (90.0, {})})
     assert await store.due_timers(60.0) == []
     await store.commit(game.id, 2, now=3.0)  # timers=None keeps them
@@ -118,7 +123,7 @@ async def test_outbox_delivery_retry_and_failure(tmp_path):
     await store.outbox_failed(third.id, "gone")
     assert await store.pending_outbox(20.0) == []
     assert await store.outbox_waiting() == 1
-    assert await store.next_outbox_due() == 30.0
+    assert await store.next_due() == 30.0   # (no timers)
     again = await store.pending_outbox(30.0)
     assert [(o.id, o.attempts, o.payload) for o in again] == [(second.id, 1, {"n": 2})]
     assert await store.prune_outbox(before=11.0) == 2   # the delivered and the failed one
@@ -221,6 +226,7 @@ async def test_migration_3_clears_boards_superseded_before_it(tmp_path, monkeypa
     monkeypatch.setattr(storage, "SCHEMA_VERSION", 2)
     # (the games' extras column comes with migration 4)
     monkeypatch.setattr(storage, "_GAME_COLUMNS", storage._GAME_COLUMNS.replace(", extras", ""))
+    monkeypatch.setattr(storage, "_GAME_SELECT", storage._game_select())
     monkeypatch.setattr(storage, "_game_row", lambda r, row=storage._game_row: row(
         {**dict(zip(r.keys(), r)), "extras": "{}"}))
     store = await Store.open(path)
