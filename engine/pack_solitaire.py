@@ -474,9 +474,11 @@ def solve_cells(tiles: Sequence[str], cells) -> Solution:
 # Twin tiles are used in number order.
 _TURN_WEIGHTS = (9, 7, 0, 0)   # eighths, for an orbit's pairs in the order they are decided
 _EIGHTHS = 8
+_REMEMBERED = (10, 12)   # whole board: positions (c2, a1) where failed searches of the rest are kept
 # Signatures of a neighbour's facing squares: 7 * first + second, or one of these.
 _NO_CELL = 49      # no cell there (outside the part of the board being solved)
 _EMPTY_CELL = 50   # a cell left empty: every pair with it is lost
+_LOST_COUNT = tuple(bin(m).count("1") for m in range(16))
 
 
 def _search_cells(cells: list[int]) -> list[int]:
@@ -501,6 +503,12 @@ class _Search:
         self.whole_board = count == len(CELLS)
         self.squares = [[squares_of(text, turn) for turn in range(4)] for text in tiles]
         self._candidates: dict[int, tuple] = {}
+        self._fits: dict[tuple, tuple] = {}
+        # per tile and turn: its tile bit, earlier twins' bits, (tile, turn), signatures below
+        # and to the right (as columns, for `candidates`)
+        self._turned = tuple(zip(*[(1 << tile, self.earlier_twins[tile], (tile, turn),
+                                    64 * (7 * sq[LL] + sq[LR]), 7 * sq[UR] + sq[LR])
+                                   for tile, turns in enumerate(self.squares) for turn, sq in enumerate(turns)]))
         self._fewest: dict[tuple | None, dict[int, tuple]] = {}   # weights -> key -> list
 
     def candidates(self, key: int) -> tuple:
@@ -511,27 +519,38 @@ class _Search:
         found = self._candidates.get(key)
         if found is None:
             above, left = divmod(key, 64)
-            found = []
-            for tile, turns in enumerate(self.squares):
-                for turn, sq in enumerate(turns):
-                    lost, allowed = 0, True
-                    for sig, bit, mine in ((above, 0, (UL, UR)), (left, 2, (UL, LL))):
-                        if sig == _NO_CELL:
-                            continue
-                        if sig == _EMPTY_CELL:
-                            lost |= 3 << bit
-                            continue
-                        for offset, theirs, square in zip((0, 1), divmod(sig, 7), mine):
-                            if theirs != sq[square]:
-                                allowed = allowed and pair_condition(theirs, sq[square]) != 0
-                                lost |= 1 << (bit + offset)
-                    if allowed:
-                        found.append((bin(lost).count("1"), 1 << tile, self.earlier_twins[tile],
-                                      (tile, turn), 64 * (7 * sq[LL] + sq[LR]), 7 * sq[UR] + sq[LR], lost))
+            found = [(_LOST_COUNT[lost], bit, twins, choice, below, right, lost)
+                     for up, side, bit, twins, choice, below, right
+                     in zip(self.fits(above, 0), self.fits(left, 2), *self._turned)
+                     if up >= 0 and side >= 0 for lost in (up | side,)]
             lost = (3 if above != _NO_CELL else 0) | (12 if left != _NO_CELL else 0)
-            found.append((bin(lost).count("1"), 0, 0, (-1, 0), 64 * _EMPTY_CELL, _EMPTY_CELL, lost))
+            found.append((_LOST_COUNT[lost], 0, 0, (-1, 0), 64 * _EMPTY_CELL, _EMPTY_CELL, lost))
             found.sort(key=lambda c: c[0])
             found = self._candidates[key] = tuple(found)
+        return found
+
+    def fits(self, sig: int, bit: int) -> tuple:
+        """Per tile and turn (in `_turned` order), the pairs it loses (as bits, from `bit` on)
+        against a neighbour above (bit 0) or to the left (bit 2) whose facing squares show
+        `sig`, or -1 where a pair breaks a condition. Cached: a key's candidates combine two."""
+        found = self._fits.get((sig, bit))
+        if found is None:
+            mine = (UL, UR) if bit == 0 else (UL, LL)
+            found = []
+            for turns in self.squares:
+                for sq in turns:
+                    lost = 0
+                    if sig == _EMPTY_CELL:
+                        lost = 3 << bit
+                    elif sig != _NO_CELL:
+                        for offset, theirs, square in zip((0, 1), divmod(sig, 7), mine):
+                            if theirs != sq[square]:
+                                if pair_condition(theirs, sq[square]) == 0:
+                                    lost = -1
+                                    break
+                                lost |= 1 << (bit + offset)
+                    found.append(lost)
+            found = self._fits[(sig, bit)] = tuple(found)
         return found
 
     def fewest(self, key: int, weights: tuple | None = None) -> tuple:
@@ -593,30 +612,33 @@ class _Search:
         else:   # (no cut)
             weights = [[0] * 4 for _ in self.cells]
         by_mask = [tuple(sum(w[b] for b in range(4) if m >> b & 1) for m in range(16)) for w in weights]
-        # per position: the waiting cells after it, as (above, left: placed ones or `count`),
-        # and those with weights again, as (above, left, the cache of their least weighed
-        # losses, their weights)
-        waiting, waiting_weighed = [], []
+        # per position: the waiting cells after it, as (above, left: placed ones or `count`)
+        waiting = [tuple((above[j] if above[j] < k else count, left[j] if left[j] < k else count)
+                         for j in range(k + 1, count) if above[j] < k or left[j] < k)
+                   for k in range(count + 1)]
+        # A waiting cell whose placed neighbours are the same one step later keeps its least
+        # losses unless a tile it counted on was just used: per position, each waiting cell as
+        # (above, left, where it was in the previous position's list or -1, the cache of its
+        # least weighed losses or None where nothing of it is weighed, its weights).
+        carried = []
         for k in range(count + 1):
-            cells, weighed = [], []
+            cells = []
             for j in range(k + 1, count):
                 up = above[j] if above[j] < k else count
                 side = left[j] if left[j] < k else count
                 if up < count or side < count:
-                    cells.append((up, side))
-                    if any(weights[j]):
-                        weighed.append((up, side, self.fewest_cache(tuple(weights[j])), tuple(weights[j])))
-            waiting.append(tuple(cells))
-            waiting_weighed.append(tuple(weighed))
-        # A waiting cell whose placed neighbours are the same one step later keeps its least
-        # loss unless the tile it counted on was just used: per position, each waiting cell
-        # as (above, left, where it was in the previous position's list or -1).
-        carried = [tuple((up, side, waiting[k - 1].index((up, side)) if k and (up, side) in waiting[k - 1] else -1)
-                         for up, side in waiting[k]) for k in range(count + 1)]
+                    was = waiting[k - 1].index((up, side)) if k and (up, side) in waiting[k - 1] else -1
+                    cell_weights = tuple(weights[j])
+                    cells.append((up, side, was, self.fewest_cache(cell_weights) if any(cell_weights) else None,
+                                  cell_weights))
+            carried.append(tuple(cells))
         known_least = self.fewest_cache(None)
-        # per position: its candidates in the order tried (cached per key), with their
-        # weighed loss: by loss where nothing is weighed, else by weighed loss
-        choices = [({}, by_mask[k] if any(weights[k]) else None) for k in range(count)]
+        # per position: its candidates in the order tried (cached per key, shared by positions
+        # weighed alike), with their weighed loss: by loss where nothing is weighed, else by
+        # weighed loss
+        alike: dict[tuple, dict] = {}
+        choices = [(alike.setdefault(tuple(weights[k]), {}), by_mask[k] if any(weights[k]) else None)
+                   for k in range(count)]
 
         def ordered(key: int, k: int) -> tuple:
             known, mask_weights = choices[k]
@@ -644,34 +666,35 @@ class _Search:
                 if self.whole_board:
                     cut = budget * _EIGHTHS // 2
                 return
-            bound = lost
-            counted = []   # per waiting cell: (least loss, the tile counted on)
-            for up, side, was in carried[k]:
+            bound, weighed_bound = lost, weighed
+            counted = []   # per waiting cell: (least loss, its tile, least weighed loss, its tile)
+            for up, side, was, known_weighed, cell_weights in carried[k]:
                 if was >= 0:
-                    least, bit = before[was]
-                    if not used & bit:
-                        counted.append(before[was])
-                        bound += least
+                    entry = before[was]
+                    if not used & (entry[1] | entry[3]):
+                        counted.append(entry)
+                        bound += entry[0]
+                        weighed_bound += entry[2]
                         continue
                 key = below_sig[up] + right_sig[side]
                 for least, bit in known_least.get(key) or fewest(key):
                     if not used & bit:
-                        counted.append((least, bit))
-                        bound += least
                         break
-            if bound > budget:
-                return
-            weighed_bound = weighed
-            for up, side, known_weighed, cell_weights in waiting_weighed[k]:
-                key = below_sig[up] + right_sig[side]
-                for least, bit in known_weighed.get(key) or fewest(key, cell_weights):
-                    if not used & bit:
-                        weighed_bound += least
+                if known_weighed is None:
+                    counted.append((least, bit, 0, 0))
+                    bound += least
+                    continue
+                for least_weighed, weighed_bit in known_weighed.get(key) or fewest(key, cell_weights):
+                    if not used & weighed_bit:
                         break
-            if weighed_bound > cut:
+                counted.append((least, bit, least_weighed, weighed_bit))
+                bound += least
+                weighed_bound += least_weighed
+            if bound > budget or weighed_bound > cut:
                 return
             key = below_sig[above[k]] + right_sig[left[k]]
             known, mask_weights = choices[k]
+            go = calls[k]
             if mask_weights is None:   # (no weights here: only the budget bounds)
                 for more, weigh, need, twins, choice, below, right in known.get(key) or ordered(key, k):
                     if bound + more > budget:   # (the budget drops as better layouts are found)
@@ -680,7 +703,7 @@ class _Search:
                         continue
                     chosen[k] = choice
                     below_sig[k], right_sig[k] = below, right
-                    step(k + 1, used | need, lost + more, weighed, counted)
+                    go(k + 1, used | need, lost + more, weighed, counted)
             else:   # most that break the budget break the cut first: weighed least first
                 for more, weigh, need, twins, choice, below, right in known.get(key) or ordered(key, k):
                     if weighed_bound + weigh > cut:
@@ -689,9 +712,32 @@ class _Search:
                         continue
                     chosen[k] = choice
                     below_sig[k], right_sig[k] = below, right
-                    step(k + 1, used | need, lost + more, weighed + weigh, counted)
-            chosen[k] = (-1, 0)
+                    go(k + 1, used | need, lost + more, weighed + weigh, counted)
 
+        # The rest of the search from a position depends only on the tiles left and on what the
+        # placed cells show towards the rest: a search of the rest that found nothing within
+        # `budget - lost` (and `cut - weighed`, where the rest weighs anything) finds nothing
+        # within less, so it is remembered, at a few positions of the lower half.
+        failed: dict[tuple, tuple] = {}
+        unweighed_from = next(k for k in range(count, -1, -1) if k == 0 or any(weights[k - 1]))
+        frontier = [tuple({above[j] for j in range(k, count) if above[j] < k}) for k in range(count + 1)]
+        sides = [tuple({left[j] for j in range(k, count) if left[j] < k}) for k in range(count + 1)]
+
+        def rest(k: int, used: int, lost: int, weighed: int, before: list) -> None:
+            room, weighed_room = budget - lost, cut - weighed
+            if weighed_room < 0:   # (the cut fell since the parent looked)
+                return
+            if k >= unweighed_from:
+                weighed_room = 0   # (the rest weighs nothing: the cut cannot fail it)
+            key = (k, used, *[below_sig[j] for j in frontier[k]], *[right_sig[j] for j in sides[k]])
+            known = failed.get(key)
+            if known is not None and room <= known[0] and weighed_room <= known[1]:
+                return
+            step(k, used, lost, weighed, before)
+            if budget - lost == room:   # (nothing better found: the budget is the same)
+                failed[key] = (room, weighed_room)
+
+        calls = [rest if self.whole_board and k + 1 in _REMEMBERED else step for k in range(count)]
         step(0, 0, 0, 0, [])
         return best[0], best[1]
 
