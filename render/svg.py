@@ -1,8 +1,8 @@
 """Small SVG helpers, and SVG -> PNG with resvg using only the bundled font.
 
 Drawings are plain strings: each helper returns one element. Text is always set in the bundled
-DejaVu Sans, and resvg's font database holds only that font (no system fonts), so a PNG's
-pixels are the same on every machine.
+DejaVu Sans, and resvg's font database holds only that font (no system fonts), so a PNG is the
+same on every machine.
 
 PNGs are scaled up to `PNG_WIDTH` pixels wide: a board drawn 560 user units wide becomes an
 800 px image, crisp on a phone's 2x screen (Discord shows it about 400 points wide), without any
@@ -14,8 +14,6 @@ its font database for the life of the process rather than loading the fonts on e
 from __future__ import annotations
 
 import re
-import struct
-import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -185,75 +183,12 @@ def png_scale(own_width: float, width: int | None = None) -> float:
 
 def svg_to_png(svg: str, width: int | None = None) -> bytes:
     """Rasterise `svg` scaled up to PNG_WIDTH pixels wide (or to `width` pixels wide) with
-    the bundled font only, so the pixels do not depend on the machine. Text is drawn as glyph
+    the bundled font only, so the bytes do not depend on the machine. Text is drawn as glyph
     outlines (see `outline_text`)."""
-    return rasterise(outline_text(svg), width)
-
-
-def rasterise(svg: str, width: int | None = None, fonts: svg2png_py.FontDatabase | None = None) -> bytes:
-    """The PNG of `svg` as it is (text not outlined), sized as `svg_to_png` sizes it, drawn
-    with `fonts` (by default the bundled font only)."""
+    svg = outline_text(svg)
     own_width, own_height = svg_size(svg)
     scale = png_scale(own_width, width)
     size = (max(1, round(own_width * scale)), max(1, round(own_height * scale)))
-    pixels, got_width, got_height = svg2png_py.svg_to_rgba(
-        _sized(svg, own_width, own_height, scale, size), font_database() if fonts is None else fonts,
-        options=_options())
-    return encode_png(bytes(pixels), got_width, got_height)
-
-
-_ROOT_TAG = re.compile(r"<svg\b[^>]*>")
-_SIZE_ATTRIBUTES = re.compile(r'\s(width|height|viewBox)="([^"]*)"')
-
-
-def _sized(svg: str, own_width: float, own_height: float, scale: float, size: tuple[int, int]) -> str:
-    """`svg` with its root `size` pixels large and its picture scaled by `scale` from the top
-    left: the viewBox grows by the fraction of a pixel that rounding the size added, so the
-    picture is neither stretched nor centred."""
-    root = _ROOT_TAG.search(svg)
-    given = dict(_SIZE_ATTRIBUTES.findall(root.group(0)))
-    box = [float(v) for v in given.get("viewBox", f"0 0 {own_width} {own_height}").replace(",", " ").split()]
-    box[2] *= size[0] / (own_width * scale)
-    box[3] *= size[1] / (own_height * scale)
-    tag = _SIZE_ATTRIBUTES.sub("", root.group(0))
-    tag = (f'{tag[:4]} width="{size[0]}" height="{size[1]}" '
-           f'viewBox="{" ".join(f"{v:.12g}" for v in box)}"{tag[4:]}')
-    return svg[:root.start()] + tag + svg[root.end():]
-
-
-# PNG encoding of our own rather than resvg's: its encoder filters every row and deflates
-# harder, two thirds of a board's time, for files no smaller than ours. Rows unfiltered and
-# deflated at level 3 take a few milliseconds; boards are opaque, so RGB without alpha.
-# The pixels are resvg's on every machine; the deflated bytes are those of the zlib Python
-# links (the same with every classic zlib; a replacement such as zlib-ng packs them
-# differently, the image being the same).
-_PNG_LEVEL = 3
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_NOT_OPAQUE = re.compile(rb"[^\xff]")
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def encode_png(rgba: bytes, width: int, height: int) -> bytes:
-    """A PNG of premultiplied RGBA pixels (resvg's): RGB when every pixel is opaque, else RGBA
-    with the colours demultiplied as PNG wants them."""
-    alpha = rgba[3::4]
-    if alpha.count(255) == len(alpha):
-        pixels = bytearray(width * height * 3)
-        for channel in range(3):
-            pixels[channel::3] = rgba[channel::4]
-        channels, colour_type = 3, 2
-    else:
-        pixels = bytearray(rgba)
-        for found in _NOT_OPAQUE.finditer(alpha):
-            a, at = alpha[found.start()], 4 * found.start()
-            if a:
-                pixels[at:at + 3] = bytes(min(255, (c * 255 + a // 2) // a) for c in pixels[at:at + 3])
-        channels, colour_type = 4, 6
-    stride = width * channels
-    rows = b"\x00" + b"\x00".join(pixels[y * stride:(y + 1) * stride] for y in range(height))   # filter 0
-    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
-    return (_PNG_SIGNATURE + _png_chunk(b"IHDR", header)
-            + _png_chunk(b"IDAT", zlib.compress(rows, _PNG_LEVEL)) + _png_chunk(b"IEND", b""))
+    png = svg2png_py.svg_to_png(svg, font_database(), transform=(scale, 0, 0, 0, scale, 0),
+                                bg_size=size, options=_options())
+    return png if isinstance(png, bytes) else bytes(png)
