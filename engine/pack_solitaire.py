@@ -612,8 +612,9 @@ class _Search:
         else:   # (no cut)
             weights = [[0] * 4 for _ in self.cells]
         by_mask = [tuple(sum(w[b] for b in range(4) if m >> b & 1) for m in range(16)) for w in weights]
-        # per position: the waiting cells after it, as (above, left: placed ones or `count`)
-        waiting = [tuple((above[j] if above[j] < k else count, left[j] if left[j] < k else count)
+        # per position: the waiting cells after it (unfilled, with a placed neighbour), as
+        # (their position, above, left: placed ones or `count`)
+        waiting = [tuple((j, above[j] if above[j] < k else count, left[j] if left[j] < k else count)
                          for j in range(k + 1, count) if above[j] < k or left[j] < k)
                    for k in range(count + 1)]
         # A waiting cell whose placed neighbours are the same one step later keeps its least
@@ -622,16 +623,11 @@ class _Search:
         # least weighed losses or None where nothing of it is weighed, its weights).
         carried = []
         for k in range(count + 1):
-            cells = []
-            for j in range(k + 1, count):
-                up = above[j] if above[j] < k else count
-                side = left[j] if left[j] < k else count
-                if up < count or side < count:
-                    was = waiting[k - 1].index((up, side)) if k and (up, side) in waiting[k - 1] else -1
-                    cell_weights = tuple(weights[j])
-                    cells.append((up, side, was, self.fewest_cache(cell_weights) if any(cell_weights) else None,
-                                  cell_weights))
-            carried.append(tuple(cells))
+            before = [cell[1:] for cell in waiting[k - 1]] if k else []
+            carried.append(tuple(
+                (up, side, before.index((up, side)) if (up, side) in before else -1,
+                 self.fewest_cache(tuple(weights[j])) if any(weights[j]) else None, tuple(weights[j]))
+                for j, up, side in waiting[k]))
         known_least = self.fewest_cache(None)
         # per position: its candidates in the order tried (cached per key, shared by positions
         # weighed alike), with their weighed loss: by loss where nothing is weighed, else by
@@ -714,30 +710,29 @@ class _Search:
                     below_sig[k], right_sig[k] = below, right
                     go(k + 1, used | need, lost + more, weighed + weigh, counted)
 
-        # The rest of the search from a position depends only on the tiles left and on what the
-        # placed cells show towards the rest: a search of the rest that found nothing within
-        # `budget - lost` (and `cut - weighed`, where the rest weighs anything) finds nothing
-        # within less, so it is remembered, at a few positions of the lower half.
-        failed: dict[tuple, tuple] = {}
-        unweighed_from = next(k for k in range(count, -1, -1) if k == 0 or any(weights[k - 1]))
-        frontier = [tuple({above[j] for j in range(k, count) if above[j] < k}) for k in range(count + 1)]
-        sides = [tuple({left[j] for j in range(k, count) if left[j] < k}) for k in range(count + 1)]
+        # The rest of the search from a position where nothing is weighed any more depends only
+        # on the tiles left and on what the placed cells show towards the rest: a search of the
+        # rest that found nothing within `budget - lost` finds nothing within less, so it is
+        # remembered (at a few positions of the lower half).
+        failed: dict[tuple, int] = {}
+        frontier = [tuple(sorted({above[j] for j in range(k, count) if above[j] < k})) for k in range(count + 1)]
+        sides = [tuple(sorted({left[j] for j in range(k, count) if left[j] < k})) for k in range(count + 1)]
 
         def rest(k: int, used: int, lost: int, weighed: int, before: list) -> None:
-            room, weighed_room = budget - lost, cut - weighed
-            if weighed_room < 0:   # (the cut fell since the parent looked)
+            if weighed > cut:   # (the cut fell since the parent looked)
                 return
-            if k >= unweighed_from:
-                weighed_room = 0   # (the rest weighs nothing: the cut cannot fail it)
+            room = budget - lost
             key = (k, used, *[below_sig[j] for j in frontier[k]], *[right_sig[j] for j in sides[k]])
-            known = failed.get(key)
-            if known is not None and room <= known[0] and weighed_room <= known[1]:
+            if failed.get(key, -1) >= room:
                 return
             step(k, used, lost, weighed, before)
-            if budget - lost == room:   # (nothing better found: the budget is the same)
-                failed[key] = (room, weighed_room)
+            if budget - lost == room:   # (nothing better found: the budget, and so the cut, stayed)
+                failed[key] = room
 
-        calls = [rest if self.whole_board and k + 1 in _REMEMBERED else step for k in range(count)]
+        # (remembered only where the rest weighs nothing: there the cut cannot prune it)
+        unweighed_from = next(k for k in range(count, -1, -1) if k == 0 or any(weights[k - 1]))
+        calls = [rest if self.whole_board and k + 1 in _REMEMBERED and k + 1 >= unweighed_from else step
+                 for k in range(count)]
         step(0, 0, 0, 0, [])
         return best[0], best[1]
 
