@@ -191,7 +191,8 @@ class PiecepackBot(commands.Bot):
 
     async def health_status(self) -> dict:
         try:
-            await asyncio.wait_for(self.store.ping(time.time()), DB_PING_TIMEOUT)
+            async with asyncio.timeout(DB_PING_TIMEOUT):   # see _background: not wait_for
+                await self.store.ping(time.time())
             database = "ok"
         except Exception as exc:   # what failed goes to the health file and the log
             database = f"{type(exc).__name__}: {exc}"[:300]
@@ -297,7 +298,10 @@ class PiecepackBot(commands.Bot):
                 log.exception("background work failed")
             due = await self.store.next_due()
             delay = MAX_IDLE if due is None else min(MAX_IDLE, max(MIN_IDLE, due - self.now()))
+            # asyncio.timeout, not wait_for: on Python 3.11, wait_for returns normally when it is
+            # cancelled just as the event is set, and this loop would then outlive close()
             try:
-                await asyncio.wait_for(self._wake.wait(), delay)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
+            except TimeoutError:
                 pass

@@ -429,6 +429,22 @@ async def test_python_m_bot_with_the_api_base_at_the_host_root_connects(fake, tm
             await proc.wait()
 
 
+async def test_a_bot_woken_just_as_it_closes_still_stops(fake, tmp_path):
+    """A SIGTERM once left the bot running: on Python 3.11, asyncio.wait_for returns normally
+    when it is cancelled just as what it waits for is done, so the background loop, woken by new
+    work in the same instant as close() cancelled it, went round again and close() waited on it
+    for ever."""
+    async with running_bot(fake, tmp_path / "bot.sqlite3") as bot:
+        for _ in range(20):   # let the background loop reach its idle wait
+            await asyncio.sleep(0.01)
+        closing = asyncio.ensure_future(bot.close())
+        bot.wake()   # its event is set in the same round of the loop as close() cancels the loop
+        # asyncio.wait, not wait_for: cancelling close() at the timeout would cancel the loop
+        # a second time, and that one would stop it
+        done, _ = await asyncio.wait({closing}, timeout=10)
+        assert closing in done, "close() still waits for the background loop"
+
+
 @pytest.mark.parametrize("answer", [MISSING, FORBIDDEN, UNAVAILABLE], ids=["missing", "forbidden", "unavailable"])
 async def test_a_discord_that_refuses_edits_still_gets_every_board(fake, people, tmp_path, monkeypatch, answer):
     """Old controls are taken off by editing messages; when Discord will not edit, the game
