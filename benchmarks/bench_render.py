@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 import render  # noqa: E402
 from bot.rendering import Renderer  # noqa: E402
+from bot.workers import ask_for_quick_wakeups  # noqa: E402
 from engine.core import Rng  # noqa: E402
 from render.svg import svg_size, svg_to_png  # noqa: E402
 
@@ -132,6 +133,7 @@ async def idle_stall(seconds: float) -> float:
 async def renderer_figures(views: list[dict], rounds: int) -> dict:
     boards = [{"view": view, "names": NAMES} for view in views]
     figures = {"idle": await idle_stall(2.0)}
+    figures["quick"] = ask_for_quick_wakeups()   # as the bot does before it starts its workers
     for mode in ("thread", "process"):
         renderer = Renderer(mode, workers=2)
         renderer.start()
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     print("The bot's renderer, a 1 ms ticker on the event loop while boards are drawn:")
     figures = asyncio.run(renderer_figures(views, rounds=20))
     print(f"  (the same ticker with nothing to do stalls up to {figures.pop('idle'):.1f} ms on this "
-          "machine now)")
+          "machine now; the loop's thread "
+          + ("has" if figures.pop("quick") else "could not get") + " short time slices)")
     for mode, (stall, one, two, loop_ms) in figures.items():
         gain = two / one
         line = (f"  {mode:7}: longest stall {stall:5.1f} ms; loop thread's CPU per board "

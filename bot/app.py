@@ -27,7 +27,7 @@ from .flow import GameFlow
 from .history import History
 from .settings import Settings
 from .storage import Store
-from .workers import WorkerPool
+from .workers import WorkerPool, ask_for_quick_wakeups
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,7 @@ class PiecepackBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._wake = asyncio.Event()
         self._due_lock = asyncio.Lock()
+        ask_for_quick_wakeups()   # this thread runs the loop: ahead of the workers it starts now
         self.renderer.start()
         if self.store is None:
             self.store = await Store.open(self.settings.db_path)

@@ -1,5 +1,5 @@
-"""The bot's worker processes (render pool, computer players' pool): one pool class, and what
-every worker does first.
+"""The bot's worker processes (render pool, computer players' pool): one pool class, what
+every worker does first, and how the event loop's thread keeps its place ahead of them.
 
 The bot may be killed with kill -9: nothing then tells its worker processes to stop, and they
 would live on holding the bot's output open. Under the "forkserver" start method a worker is
@@ -18,7 +18,9 @@ import itertools
 import logging
 import multiprocessing
 import os
+import platform
 import signal
+import struct
 import sys
 import threading
 import time
@@ -70,6 +72,62 @@ def running(pid: int) -> bool:
     except OSError:   # exists, belongs to someone else
         return True
     return True
+
+
+# ---- the event loop first ------------------------------------------------------------------
+#
+# The workers run at a lower priority (nice), but under Linux's EEVDF scheduler (6.6+) a nice
+# level shares the CPU out without saying how soon a thread that wakes gets a core: the loop's
+# thread, waking from a 1 ms sleep, waited 3-5 ms for a render worker's time slice to end on two
+# cores (benchmarks/bench_render.py). A thread that asks for a short slice may take the core at
+# once (Linux 6.12+): the loop's thread asks, the workers it starts put theirs back. Python has
+# no call for it, so it is the raw system call; elsewhere nothing changes.
+
+QUICK_SLICE_NS = 100_000   # the shortest slice Linux accepts
+_SCHED_SETATTR = {"x86_64": (314, 315), "amd64": (314, 315), "aarch64": (274, 275), "arm64": (274, 275)}
+_SCHED_ATTR = struct.Struct("IIQiIQQQ")   # size, policy, flags, nice, priority, runtime, deadline, period
+
+
+def _sched_attr_calls():
+    """(sched_setattr, sched_getattr) as functions of a packed struct, or None where missing."""
+    numbers = _SCHED_SETATTR.get(platform.machine().lower()) if sys.platform.startswith("linux") else None
+    if numbers is None or not hasattr(os, "SCHED_OTHER"):
+        return None
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    set_call, get_call = numbers
+
+    def set_attr(packed: bytes) -> bool:
+        return libc.syscall(set_call, 0, ctypes.create_string_buffer(packed, len(packed)), 0) == 0
+
+    def get_attr() -> bytes | None:
+        buf = ctypes.create_string_buffer(_SCHED_ATTR.size)
+        return buf.raw if libc.syscall(get_call, 0, buf, _SCHED_ATTR.size, 0) == 0 else None
+    return set_attr, get_attr
+
+
+def time_slice() -> int | None:
+    """The calling thread's time slice in nanoseconds as Linux reports it (6.12+), else None."""
+    calls = _sched_attr_calls()
+    packed = calls[1]() if calls else None
+    if packed is None:
+        return None
+    return _SCHED_ATTR.unpack(packed)[5] or None   # older kernels report 0
+
+
+def set_time_slice(nanoseconds: int) -> bool:
+    """Ask for a time slice for the calling thread (0: the kernel's default); True if it took.
+    Only for an ordinary thread (SCHED_OTHER), keeping its nice level."""
+    calls = _sched_attr_calls()
+    if calls is None or os.sched_getscheduler(0) != os.SCHED_OTHER:
+        return False
+    packed = _SCHED_ATTR.pack(_SCHED_ATTR.size, os.SCHED_OTHER, 0, os.nice(0), 0, nanoseconds, 0, 0)
+    return calls[0](packed) and (nanoseconds == 0 or time_slice() == nanoseconds)
+
+
+def ask_for_quick_wakeups() -> bool:
+    """Called on the event loop's thread before it starts workers: see above."""
+    return set_time_slice(QUICK_SLICE_NS)
 
 
 MODES = ("process", "thread", "inline")
@@ -182,6 +240,8 @@ class WorkerPool:
 
 def _start_worker(initializer, nice: int) -> None:
     die_with_parent()
+    if time_slice() == QUICK_SLICE_NS:   # inherited from the loop's thread through the fork server
+        set_time_slice(0)
     if nice and hasattr(os, "nice"):
         os.nice(nice)
     if initializer is not None:

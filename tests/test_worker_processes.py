@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.workers import running
+from bot.workers import QUICK_SLICE_NS, running, set_time_slice, time_slice
+from tests.botkit import fake_discord, running_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,6 +75,42 @@ async def test_computer_players_think_at_a_lower_priority_than_boards_are_drawn(
     finally:
         thinker.close()
         renderer.close()
+
+
+# A stand-in bot's loop thread: asks for short slices, then starts workers (and so the fork server).
+QUICK_THEN_WORKERS = """
+import asyncio
+from bot.rendering import Renderer
+from bot.workers import ask_for_quick_wakeups, time_slice
+
+async def main():
+    took = ask_for_quick_wakeups()
+    renderer = Renderer("process", workers=1)
+    renderer.start()
+    print(took, time_slice(), await renderer.run(time_slice))
+    renderer.close()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(time_slice() is None, reason="the kernel does not report time slices (Linux < 6.12)")
+def test_the_loop_thread_takes_short_time_slices_and_its_workers_do_not():
+    # The loop's thread gets a core the moment it wakes; workers inherit its slice through the
+    # fork server, and would get the same right to take the core from the loop.
+    out = subprocess.run([sys.executable, "-c", QUICK_THEN_WORKERS], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    took, loop_slice, worker_slice = out.stdout.split()
+    assert took == "True" and int(loop_slice) == QUICK_SLICE_NS
+    assert worker_slice != "None" and int(worker_slice) > QUICK_SLICE_NS
+
+
+@pytest.mark.skipif(time_slice() is None, reason="the kernel does not report time slices (Linux < 6.12)")
+async def test_the_bot_asks_for_short_time_slices_on_its_loop_thread(tmp_path):
+    set_time_slice(0)   # (an earlier bot in this test process asked on this same thread)
+    assert time_slice() != QUICK_SLICE_NS
+    async with fake_discord() as fake, running_bot(fake, tmp_path / "bot.sqlite3"):
+        assert time_slice() == QUICK_SLICE_NS
 
 
 def test_a_games_background_work_can_be_sent_to_a_worker_process():
