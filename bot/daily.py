@@ -277,3 +277,13 @@ async def check_may_see(store, row: GameRow, user_id: int) -> None:
     """A daily game is its player's own: nobody else may look at its board (a spoiler)."""
     if not row.seat_of(user_id) and await store.daily_of_game(row.id) is not None:
         raise UserError(f"Game #{row.id} is someone's daily puzzle: only they see it.")
+
+
+async def check_may_share(store, row: GameRow, now: float) -> None:
+    """Nor may its player post its moves for everyone while others can still play that deal."""
+    daily = await store.daily_of_game(row.id)
+    if daily is not None and daily["day"] == utc_day(now):
+        raise UserError(f"Game #{row.id} is today's daily puzzle: its record would give the deal away "
+                        "to everyone who has not played it yet. Without `share` it is shown to you "
+                        "alone; the summary line in its thread is the one to share. From midnight "
+                        "UTC, when the puzzle changes, it may be shared.")

@@ -25,7 +25,7 @@ from discord.ui import Button, DynamicItem
 from . import computers, records, texts
 from .commands import EVERYWHERE
 from .components import build_view, builds
-from .daily import check_may_see
+from .daily import check_may_see, check_may_share
 from .errors import UserError
 from .storage import Conflict, Event, GameRow
 
@@ -320,6 +320,8 @@ class History(commands.Cog):
                      share: Optional[bool] = False):
         async with self.controller.answering(interaction, game):
             row = await self.viewable(interaction, game)
+            if share:
+                await check_may_share(self.bot.store, row, self.bot.now())
             await interaction.response.defer(ephemeral=not share, thinking=True)
             hist = await self.history_of(row)
             g = self.flow.game_of(row)

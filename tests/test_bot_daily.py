@@ -142,6 +142,12 @@ async def test_one_deal_per_server_and_day_played_once_and_no_spoilers(fake, dra
         assert "Still playing: **bob**" in table and line in table
         replay = said(await command(fake, alice, "daily", {"game": "pack-solitaire"}))
         assert "**alice**" in replay
+        # her record is hers to read, but not to post for everyone while the deal is today's
+        own = await command(fake, alice, "record", {"game": a_row.id})
+        assert own.ephemeral and own.messages[-1].attachments
+        shared = await command(fake, alice, "record", {"game": a_row.id, "share": True})
+        assert "today's daily puzzle" in said(shared) and shared.ephemeral
+        assert not any(m.attachments for m in shared.messages) and len(fake.messages(fake.channel_id)) == 1
         assert len(await bot.store.games_of_user(int(alice), statuses=("active", "finished"))) == 1
 
         # bob, still playing, still sees no table; once he has finished, both results
@@ -153,6 +159,8 @@ async def test_one_deal_per_server_and_day_played_once_and_no_spoilers(fake, dra
 
         # the next day: a new deal, and alice may play again
         clock.advance(DAY)
+        shared = await command(fake, alice, "record", {"game": a_row.id, "share": True})
+        assert not shared.ephemeral and shared.messages[-1].attachments   # yesterday's: no spoiler
         _, next_day = await daily(fake, bot, alice)
         assert next_day.id != a_row.id and tiles_of(next_day) != tiles_of(a_row)
         next_tiles = tiles_of(next_day)
