@@ -84,13 +84,13 @@ def running(pid: int) -> bool:
 # no call for it, so it is the raw system call; elsewhere nothing changes.
 
 QUICK_SLICE_NS = 100_000   # the shortest slice Linux accepts
-_SCHED_SETATTR = {"x86_64": (314, 315), "amd64": (314, 315), "aarch64": (274, 275), "arm64": (274, 275)}
+_SCHED_SETATTR = {"x86_64": (314, 315), "aarch64": (274, 275)}   # (set, get) as Linux names machines
 _SCHED_ATTR = struct.Struct("IIQiIQQQ")   # size, policy, flags, nice, priority, runtime, deadline, period
 
 
 def _sched_attr_calls():
     """(sched_setattr, sched_getattr) as functions of a packed struct, or None where missing."""
-    numbers = _SCHED_SETATTR.get(platform.machine().lower()) if sys.platform.startswith("linux") else None
+    numbers = _SCHED_SETATTR.get(platform.machine()) if sys.platform.startswith("linux") else None
     if numbers is None or not hasattr(os, "SCHED_OTHER"):
         return None
     import ctypes
