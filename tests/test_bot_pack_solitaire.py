@@ -96,3 +96,28 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         result = next(m.text for m in fake.messages(thread2) if "🏁" in m.text)
         assert "0 of a possible 96" in result and "best so far in this server: 88" in result
         assert json.loads((await bot.store.get_game(second.id)).state)["data"]["done"]
+
+
+async def test_suggestions_follow_what_is_typed_tile_then_cell_then_turn(fake, drawn, tmp_path):
+    """`2@` offers tile 2's placements only (not `1@a1/2` nor `12@...`); `2@b2` its turns on
+    b2; `2@b2/` the same; a tile's number is not the start of another's (`1` is not `12`)."""
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        _, row, thread = await start_game(fake, bot, alice)
+        await command(fake, alice, "move", {"move": "12@c3/0"}, channel=thread)
+        await settle(bot)
+
+        async def suggested(text):
+            return [c["value"] for c in await fake.autocomplete(alice, "move", {"move": text},
+                                                                focused="move", channel=thread)]
+        typed_tile = await suggested("2@")
+        assert typed_tile and all(v.startswith("2@") for v in typed_tile), typed_tile
+        assert await suggested("2@b2") == ["2@b2/0", "2@b2/1", "2@b2/2", "2@b2/3"]
+        assert await suggested("2@B2/") == ["2@b2/0", "2@b2/1", "2@b2/2", "2@b2/3"]
+        assert await suggested("2@b2/3") == ["2@b2/3"]
+        assert all(v.startswith("12@") for v in await suggested("12@"))
+        assert "12@off" in await suggested("12@o")
+        ones = await suggested("1")
+        assert ones and all(v.split("@")[0] in ("1", "10", "11", "12", "13", "14", "15", "16")
+                            for v in ones)
+        assert await suggested("d") == ["done"]
