@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import engine
 from tests.botkit import command, drawn, fake, running_bot, said, settle  # noqa: F401
@@ -121,3 +122,19 @@ async def test_suggestions_follow_what_is_typed_tile_then_cell_then_turn(fake, d
         assert ones and all(v.split("@")[0] in ("1", "10", "11", "12", "13", "14", "15", "16")
                             for v in ones)
         assert await suggested("d") == ["done"]
+
+
+async def test_the_example_in_a_refusal_can_be_copied_and_played(fake, drawn, tmp_path):
+    """A move the game cannot read is answered with examples; each, copied as shown, is a move
+    (it used to carry a zero-width space after the `@`: "not a Pack Solitaire move")."""
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        _, row, thread = await start_game(fake, bot, alice)
+        refused = said(await command(fake, alice, "move", {"move": "7 to b3"}, channel=thread))
+        examples = re.findall(r"`([^`]+)`", refused)
+        assert "7@b3/1" in examples and "7@off" in examples, refused
+        played = said(await command(fake, alice, "move", {"move": examples[0]}, channel=thread))
+        assert "not a Pack Solitaire move" not in played and "7@b3/1" in played, played
+        await settle(bot)
+        state = GAME.from_json((await bot.store.get_game(row.id)).state)
+        assert GAME.view(state)["placed"]["b3"]["tile"] == 7
