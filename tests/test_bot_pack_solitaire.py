@@ -81,7 +81,9 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         await settle(bot)
         texts = [m.text for m in fake.messages(thread)]
         result = next(t for t in texts if "🏁" in t)
-        assert "88 of a possible 96" in result and "first finished game" in result
+        assert "finished with **88 points of a possible 96**." in result, result
+        assert "first finished game" in result
+        assert len(re.findall(r"\b88\b", result)) == 1 and "Score" not in result, result   # once
         final = fake.messages(thread)
         shown = [drawn[m.attachments[0][1]] for m in final if m.attachments]
         assert any(v.get("best") == 96 and v["done"] for v in shown)
@@ -95,7 +97,8 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         await command(fake, alice, "move", {"move": "done"}, channel=thread2)
         await settle(bot)
         result = next(m.text for m in fake.messages(thread2) if "🏁" in m.text)
-        assert "0 of a possible 96" in result and "best so far in this server: 88" in result
+        assert "**0 points of a possible 96**" in result and "best so far in this server: 88" in result
+        assert result.count("0 points") == 1, result
         assert json.loads((await bot.store.get_game(second.id)).state)["data"]["done"]
 
 

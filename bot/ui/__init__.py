@@ -229,6 +229,13 @@ class Adapter:
         """What to keep in the extras of a game that has just ended (e.g. its final score)."""
         return {}
 
+    def own_result(self, game, state, names: Mapping[str, str], extras: Mapping) -> str | None:
+        """A game's own words for how it ended (the 🏁 line), or None for the generic ones.
+        They stand in for the generic line (who won, why, and the standings) and for the log
+        lines of the move that ended the game, which would only say it again: a solo game
+        whose result is one number says it once. `result_notes` follow either."""
+        return None
+
     def result_notes(self, game, state, names: Mapping[str, str], extras: Mapping) -> str:
         """Words after the result. `extras["history"]` holds the extras of the player's earlier
         finished games of this kind in the server."""
