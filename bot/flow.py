@@ -750,6 +750,8 @@ class GameFlow:
         board = {"view": new_public, "names": names}
         if finished:   # (commit_change takes the controls off every post of the game)
             extras = extras if extras is not None else row.extras
+            if adapter.own_result(game, new, names, extras) is not None:   # it says how it ended
+                head_lines = [prefix] if prefix else []
             head = "\n".join(head_lines + [self.result_line(game, new, names, explained=bool(log_lines),
                                                             extras=extras)])
             board["view"] = adapter.final_view(game, new, new_public, extras)
@@ -838,7 +840,10 @@ class GameFlow:
             notices += strip(status_post, "*(The game is over: see below.)*")
             notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
             started = (status_post.payload.get("round_started_at") if status_post else None) or now
-            lines = head_lines + [self.result_line(game, new, names, explained=bool(log_lines))]
+            if adapter.own_result(game, new, names, row.extras) is not None:   # it says how it ended
+                head_lines = [prefix] if prefix else []
+            lines = head_lines + [self.result_line(game, new, names, explained=bool(log_lines),
+                                                   extras=row.extras)]
             note = adapter.finish_note(game, new, now - started)
             if note:
                 lines.append(note)
@@ -994,6 +999,11 @@ class GameFlow:
                     extras: Mapping | None = None) -> str:
         """How the game ended; with `explained`, the log lines just before say why. `extras`
         (with `history`) let a game add what it knows beside the state (a best score)."""
+        adapter = ui.adapter_for(game.name)
+        notes = adapter.result_notes(game, state, names, extras or {})
+        own = adapter.own_result(game, state, names, extras or {})
+        if own is not None:
+            return own + (f" {notes}" if notes else "")
         outcome = game.outcome(state)
         if outcome.draw:
             head = "🏁 The game ends in a draw"
@@ -1005,9 +1015,7 @@ class GameFlow:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
         if not explained:
             head += f" ({texts.with_names(outcome.reason, names)})"
-        adapter = ui.adapter_for(game.name)
         standings = adapter.standings(game, state, names)
-        notes = adapter.result_notes(game, state, names, extras or {})
         return f"{head}." + "".join(f" {t}" for t in (standings, notes) if t)
 
     def private_notice(self, row: GameRow, game, state, player: str, names, *,

@@ -11,13 +11,23 @@ MESSAGE_LIMIT = 2000
 
 SHORT_ECHO = 40           # at most this much of a user's text is shown back to them
 _ZWSP = "\u200b"
+# Where Discord would read a ping or a mention: `@everyone`, `@here`, and `<@id>`, `<@&id>`,
+# `<#id>`, `<t:...>`, `</command:id>`, `<:emoji:id>`, `<a:...>`, `<id:...>`. Only there does an
+# invisible space go in: any other `@` or `<` (as in the move `7@b3/1`) stays as typed, so
+# an example in a message can be copied and used.
+_MENTION = re.compile(r"@(?=everyone|here)|<(?=[@#:/]|[at]:|id:)", re.IGNORECASE)
+
+
+def unping(text: str) -> str:
+    """`text` unable to ping or mention, otherwise unchanged."""
+    return _MENTION.sub(lambda m: m[0] + _ZWSP, text)
 
 
 def display(name: str) -> str:
     """A display name (or any text a user chose) shown so that it can neither format nor
-    ping: markdown escaped, and `@` and `<` followed by an invisible space (no `@everyone`, no
-    `<@id>`, `<#id>` or `<t:...>`)."""
-    return escape_markdown(str(name)).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+    ping: markdown escaped, and an invisible space after the `@` of `@everyone` or `@here`
+    and the `<` of `<@id>`, `<#id>`, `<t:...>` and the like."""
+    return unping(escape_markdown(str(name)))
 
 
 _LONG_QUOTE = re.compile(r"""(['"])([^'"\n]{%d,})\1""" % (SHORT_ECHO + 1))
@@ -28,7 +38,7 @@ def defuse(text: str) -> str:
     """An engine's message, which may quote what a user typed: long quotes cut short, unable
     to ping (its formatting, e.g. `red up` in code, is kept)."""
     text = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2][:SHORT_ECHO - 1]}…{m[1]}", str(text))
-    return clip(text, ENGINE_MESSAGE_LIMIT).replace("@", "@" + _ZWSP).replace("<", "<" + _ZWSP)
+    return unping(clip(text, ENGINE_MESSAGE_LIMIT))
 
 
 def excerpt(text: str, limit: int = SHORT_ECHO) -> str:

@@ -315,8 +315,8 @@ class Relativity(Game):
         match = _SWAP_TEXT.fullmatch(text.strip().lower())
         if match is None:
             raise InvalidAction(
-                f"{text!r} is not a swap. Name two cells, for example d3#e3 "
-                "(d3-e3 and d3 e3 work too)."
+                f"{text!r} is not a swap. Name two cells, for example `d3#e3` "
+                "(`d3-e3` and `d3 e3` work too)."
             )
         first = _cell(match[1], match[2])
         second = _cell(match[3], match[4])
@@ -324,7 +324,7 @@ class Relativity(Game):
 
     def _check(self, state, player, action):
         if not isinstance(action, Swap):
-            raise IllegalAction("In Relativity every move is a swap of two coins, e.g. d3#e3.")
+            raise IllegalAction("In Relativity every move is a swap of two coins, e.g. `d3#e3`.")
         for cell in (action.first, action.second):
             if cell not in CELL_INDEX:
                 raise IllegalAction(f"{cell} is not a cell of the board (columns a-f, rows 1-4).")

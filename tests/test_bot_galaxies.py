@@ -271,3 +271,31 @@ async def test_paths_cannot_be_chosen_at_play(fake, drawn, tmp_path):
         res = await command(fake, alice, "play", {"game": "galaxies",
                                                  "options": 'paths=["FMSSMF","MFSFMS"]'})
         assert "cannot be chosen at /play" in said(res)
+
+
+async def test_suggestions_keep_the_minus_sign_and_the_order_of_the_numbers(fake, drawn, tmp_path):
+    """A Form's cells as typed: `3,-` offers 3,-1 and 3,-2 (not 3,0, 3,1 or 13,0); `3,` the
+    cells of column 3; `-1,` those of column -1."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=1) as bot:   # alice holds a Form
+        table = Table(fake, bot, [alice, bob])
+        lobby = (await command(fake, alice, "play", {"game": "galaxies"})).original
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        (row,) = await bot.store.games_of_user(int(alice))
+        table.game_id, table.thread = row.id, str(row.thread_id)
+        await settle(bot)
+        await commit(table, alice, "form", "move")
+        await commit(table, bob, "system", "move")
+        await command(fake, bob, "move", {"move": "pass"}, channel=table.thread)   # System first
+        await settle(bot)
+        state = await table.state()
+        assert GAME.to_act(state) == (str(alice),)
+        legal = [str(a) for a in GAME.legal_actions(state, str(alice))]
+
+        async def suggested(text):
+            return [c["value"] for c in await fake.autocomplete(alice, "move", {"move": text},
+                                                                focused="move", channel=table.thread)]
+        assert sorted(await suggested("3,-")) == ["3,-1", "3,-2"]
+        assert sorted(await suggested("3,")) == sorted(c for c in legal if c.split(",")[0] == "3")
+        assert sorted(await suggested("-1,")) == sorted(c for c in legal if c.startswith("-1,"))
+        assert await suggested("-1,") and "1,0" not in await suggested("-1,")

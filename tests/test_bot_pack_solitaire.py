@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import engine
 from tests.botkit import command, drawn, fake, running_bot, said, settle  # noqa: F401
@@ -80,7 +81,9 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         await settle(bot)
         texts = [m.text for m in fake.messages(thread)]
         result = next(t for t in texts if "🏁" in t)
-        assert "88 of a possible 96" in result and "first finished game" in result
+        assert "finished with **88 points of a possible 96**." in result, result
+        assert "first finished game" in result
+        assert len(re.findall(r"\b88\b", result)) == 1 and "Score" not in result, result   # once
         final = fake.messages(thread)
         shown = [drawn[m.attachments[0][1]] for m in final if m.attachments]
         assert any(v.get("best") == 96 and v["done"] for v in shown)
@@ -94,5 +97,47 @@ async def test_a_whole_game_from_play_to_the_best_score(fake, drawn, tmp_path):
         await command(fake, alice, "move", {"move": "done"}, channel=thread2)
         await settle(bot)
         result = next(m.text for m in fake.messages(thread2) if "🏁" in m.text)
-        assert "0 of a possible 96" in result and "best so far in this server: 88" in result
+        assert "**0 points of a possible 96**" in result and "best so far in this server: 88" in result
+        assert result.count("0 points") == 1, result
         assert json.loads((await bot.store.get_game(second.id)).state)["data"]["done"]
+
+
+async def test_suggestions_follow_what_is_typed_tile_then_cell_then_turn(fake, drawn, tmp_path):
+    """`2@` offers tile 2's placements only (not `1@a1/2` nor `12@...`); `2@b2` its turns on
+    b2; `2@b2/` the same; a tile's number is not the start of another's (`1` is not `12`)."""
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        _, row, thread = await start_game(fake, bot, alice)
+        await command(fake, alice, "move", {"move": "12@c3/0"}, channel=thread)
+        await settle(bot)
+
+        async def suggested(text):
+            return [c["value"] for c in await fake.autocomplete(alice, "move", {"move": text},
+                                                                focused="move", channel=thread)]
+        typed_tile = await suggested("2@")
+        assert typed_tile and all(v.startswith("2@") for v in typed_tile), typed_tile
+        assert await suggested("2@b2") == ["2@b2/0", "2@b2/1", "2@b2/2", "2@b2/3"]
+        assert await suggested("2@B2/") == ["2@b2/0", "2@b2/1", "2@b2/2", "2@b2/3"]
+        assert await suggested("2@b2/3") == ["2@b2/3"]
+        assert all(v.startswith("12@") for v in await suggested("12@"))
+        assert "12@off" in await suggested("12@o")
+        ones = await suggested("1")
+        assert ones and all(v.split("@")[0] in ("1", "10", "11", "12", "13", "14", "15", "16")
+                            for v in ones)
+        assert await suggested("d") == ["done"]
+
+
+async def test_the_example_in_a_refusal_can_be_copied_and_played(fake, drawn, tmp_path):
+    """A move the game cannot read is answered with examples; each, copied as shown, is a move
+    (it used to carry a zero-width space after the `@`: "not a Pack Solitaire move")."""
+    alice = fake.add_user("alice")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        _, row, thread = await start_game(fake, bot, alice)
+        refused = said(await command(fake, alice, "move", {"move": "7 to b3"}, channel=thread))
+        examples = re.findall(r"`([^`]+)`", refused)
+        assert "7@b3/1" in examples and "7@off" in examples, refused
+        played = said(await command(fake, alice, "move", {"move": examples[0]}, channel=thread))
+        assert "not a Pack Solitaire move" not in played and "7@b3/1" in played, played
+        await settle(bot)
+        state = GAME.from_json((await bot.store.get_game(row.id)).state)
+        assert GAME.view(state)["placed"]["b3"]["tile"] == 7

@@ -9,6 +9,7 @@ A control spec is a list: [kind, game_id, ...]. Kinds are registered in bot.comp
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Iterable, Mapping
 
 from .. import texts
@@ -83,8 +84,27 @@ def choices_cover(actions: Iterable[str], specs: list[list]) -> bool:
     return set(map(str, actions)) <= offered
 
 
-def normalise(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+# A word of a move: letters and digits, with a minus sign on a number that it begins (`3,-1`
+# holds 3 and -1, but `d3-e3` holds d3 and e3); a lone `-` ending the text is a number begun.
+_WORD = re.compile(r"(?:(?<![a-z0-9])-(?=[0-9]))?[a-z0-9]+|(?<![a-z0-9])-$")
+
+
+def notation_words(text: str) -> list[str]:
+    """The words of a move, without its separators: `7@b3/1` -> 7, b3, 1."""
+    return _WORD.findall(text.lower())
+
+
+def fits_notation(action: str, typed: str) -> bool:
+    """Whether `typed` is how `action` begins, word by word in its order (separators aside):
+    the words typed must be the action's first ones, the last of them possibly unfinished
+    unless a separator follows it (`2@` fits `2@b2/1`, not `12@b2/1` nor `1@a1/2`)."""
+    words, target = notation_words(typed), notation_words(action)
+    if len(words) > len(target):
+        return False
+    if words and typed.lower().endswith(words[-1]):   # the last word may go on
+        *whole, last = words
+        return target[:len(whole)] == whole and target[len(whole)].startswith(last)
+    return target[:len(words)] == words
 
 
 class Adapter:
@@ -141,7 +161,7 @@ class Adapter:
 
     def matches(self, action: str, typed: str) -> bool:
         """Whether `action` fits what the player has typed so far (for autocomplete)."""
-        return normalise(typed) in normalise(action)
+        return fits_notation(action, typed)
 
     def action_labels(self, game, state, player: str, actions: list[str]) -> list[str]:
         """How actions are listed in autocomplete."""
@@ -208,6 +228,13 @@ class Adapter:
     def extras_at_finish(self, game, state) -> dict:
         """What to keep in the extras of a game that has just ended (e.g. its final score)."""
         return {}
+
+    def own_result(self, game, state, names: Mapping[str, str], extras: Mapping) -> str | None:
+        """A game's own words for how it ended (the 🏁 line), or None for the generic ones.
+        They stand in for the generic line (who won, why, and the standings) and for the log
+        lines of the move that ended the game, which would only say it again: a solo game
+        whose result is one number says it once. `result_notes` follow either."""
+        return None
 
     def result_notes(self, game, state, names: Mapping[str, str], extras: Mapping) -> str:
         """Words after the result. `extras["history"]` holds the extras of the player's earlier

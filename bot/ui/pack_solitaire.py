@@ -14,6 +14,7 @@ from discord.ui import DynamicItem, Select
 from engine.pack_solitaire import TILES, solve
 from engine.piecepack import VALUE_NAMES
 
+from .. import texts
 from ..components import SourceMenu, builds
 from ..errors import UserError
 from . import SELECT_SIZE, Adapter, register, stamp
@@ -79,15 +80,23 @@ class PackSolitaireAdapter(Adapter):
         view = game.view(state)
         return {"score": view["score"]} if view["done"] else {}
 
+    def own_result(self, game, state, names, extras):
+        """The score once, with the best the deal allows beside it (when known)."""
+        view = game.view(state)
+        if not view["done"]:
+            return None   # given up or out of time: no score
+        score, (player,) = view["score"], view["players"]
+        text = f"🏁 {texts.name_list([player], names)} finished with **{score} points"
+        if "best" not in extras:
+            return text + "**."
+        return text + f" of a possible {extras['best']}**" \
+            + (": a perfect game!" if score == extras["best"] else ".")
+
     def result_notes(self, game, state, names, extras):
         if "score" not in extras:
             return ""
         score = extras["score"]
         parts = []
-        if "best" in extras:
-            best = extras["best"]
-            parts.append(f"**{score} of a possible {best}**"
-                         + (": a perfect game!" if score == best else "."))
         earlier = [e["score"] for e in extras.get("history", []) if "score" in e]
         if earlier:
             top = max(earlier)

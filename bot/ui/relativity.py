@@ -10,7 +10,7 @@ from engine.piecepack import VALUE_NAMES
 
 from ..components import builds, controller, first_value
 from ..errors import UserError
-from . import Adapter, normalise, register, stamp
+from . import Adapter, fits_notation, register, stamp
 
 
 def partners(actions: list[str]) -> dict[str, list[str]]:
@@ -49,9 +49,8 @@ class RelativityAdapter(Adapter):
             "\nPick the coin to move, then the coin to swap it with."
 
     def matches(self, action, typed):
-        typed = normalise(typed)
         a, b = action.split("#")
-        return typed in normalise(a + b) or typed in normalise(b + a)
+        return fits_notation(f"{a}#{b}", typed) or fits_notation(f"{b}#{a}", typed)
 
     def action_labels(self, game, state, player, actions):
         coins = game.view(state, player)["coins"]
