@@ -312,6 +312,9 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
         return 1
     try:
         count = await store.forget_guild(guild_id)
+    except sqlite3.Error as exc:
+        print(database_problem(settings.db_path, exc), file=sys.stderr)
+        return 1
     finally:
         await store.close()
     print(f"Deleted {count} game(s) of server {guild_id}, with their players, moves, timers and "
