@@ -45,10 +45,11 @@ def database_problem(path: str, exc: BaseException) -> str:
     text = str(exc)
     if "unable to open" in text or "readonly" in text or "read-only" in text \
             or isinstance(exc, OSError):
+        user = f"the bot's user (uid {os.getuid()})" if hasattr(os, "getuid") else "the bot's user"
         return (f"Cannot open the database {where} for writing ({text}). Check PIECEPACK_DB: its "
-                f"directory must exist and the bot's user (uid {os.getuid()}) must be allowed to "
-                f"write both the file and its directory (SQLite writes -wal and -shm files beside "
-                f"it).")
+                f"directory must exist and {user} must be allowed to "
+                f"write both the file and its directory (SQLite writes -wal and -shm files, the bot a "
+                f".lock file beside it).")
     if "not a database" in text or "malformed" in text:
         return (f"{where} is not a usable SQLite database ({text}). Check PIECEPACK_DB, or "
                 f"restore a backup (piecepack-bot restore).")
