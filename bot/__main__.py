@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -18,6 +19,7 @@ import signal
 import sqlite3
 import sys
 import time
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -42,27 +44,54 @@ def database_problem(path: str, exc: BaseException) -> str:
                 f"release, or restore a backup made before the upgrade (piecepack-bot restore).")
     text = str(exc)
     if "unable to open" in text or "readonly" in text or "read-only" in text \
-            or isinstance(exc, PermissionError):
+            or isinstance(exc, OSError):
+        user = f"the bot's user (uid {os.getuid()})" if hasattr(os, "getuid") else "the bot's user"
         return (f"Cannot open the database {where} for writing ({text}). Check PIECEPACK_DB: its "
-                f"directory must exist and the bot's user (uid {os.getuid()}) must be allowed to "
-                f"write both the file and its directory (SQLite writes -wal and -shm files beside "
-                f"it).")
+                f"directory must exist and {user} must be allowed to "
+                f"write both the file and its directory (SQLite writes -wal and -shm files, the bot a "
+                f".lock file beside it).")
     if "not a database" in text or "malformed" in text:
         return (f"{where} is not a usable SQLite database ({text}). Check PIECEPACK_DB, or "
                 f"restore a backup (piecepack-bot restore).")
     return f"Cannot open the database {where} ({type(exc).__name__}: {text}). Check PIECEPACK_DB."
 
 
-async def open_store(path: str):
-    from .storage import SchemaTooNew, Store
+def no_database(path: str) -> str:
+    """What an admin command says when PIECEPACK_DB names no file (it never creates one)."""
+    return (f"There is no database at {os.path.abspath(path)}: nothing was done, and no "
+            f"database was created. Run the command in the directory the bot runs in (a "
+            f"relative PIECEPACK_DB, like the default ./piecepack.sqlite3, and the .env file are "
+            f"found from there), or set PIECEPACK_DB to the bot's database.")
+
+
+async def open_store(path: str, *, create: bool = True):
+    """The store; `create=False` for admin commands: a missing database is an error."""
+    from .storage import NoDatabase, SchemaTooNew, Store, existing
 
     try:
         # Probe with the standard module first: when aiosqlite cannot open a file, its worker
         # thread outlives the failure and prints a traceback of its own at exit.
-        sqlite3.connect(path).execute("PRAGMA schema_version").connection.close()
-        return await Store.open(path)
+        probe = sqlite3.connect(path) if create else sqlite3.connect(existing(path), uri=True)
+        probe.execute("PRAGMA schema_version").connection.close()
+        return await Store.open(path, create=create)
+    except NoDatabase:
+        raise StartupError(no_database(path)) from None
     except (sqlite3.Error, SchemaTooNew, OSError) as exc:
         raise StartupError(database_problem(path, exc)) from None
+
+
+def discord_problem(exc: BaseException) -> str | None:
+    """A failure to talk to Discord, in one line for an admin; None for anything else."""
+    if isinstance(exc, discord.LoginFailure):
+        return "Discord refused the token: check DISCORD_TOKEN."
+    if isinstance(exc, (aiohttp.ClientConnectionError, asyncio.TimeoutError, OSError)):
+        return (f"Cannot reach Discord ({exc or type(exc).__name__}): check the network and "
+                f"DISCORD_API_BASE.")
+    if isinstance(exc, discord.HTTPException):
+        return (f"Discord answered {exc.response.method} {exc.response.url.path} with "
+                f"{exc.status} {exc.text or ''}: check DISCORD_API_BASE (the API root, such as "
+                f"https://discord.com/api/v10).")
+    return None
 
 
 async def run_bot(settings: Settings) -> int:
@@ -118,8 +147,11 @@ async def run_bot(settings: Settings) -> int:
 async def run_sync(settings: Settings, guild_id: int | None, clear: bool) -> int:
     from .app import PiecepackBot
 
+    # The database only remembers what was published (the bot then need not publish again at
+    # start); without one, publishing works all the same and creates none.
+    path = settings.db_path if os.path.exists(settings.db_path) else ":memory:"
     try:
-        store = await open_store(settings.db_path)
+        store = await open_store(path, create=path == ":memory:")
     except StartupError as exc:
         log.error("%s", exc)
         return 1
@@ -127,15 +159,19 @@ async def run_sync(settings: Settings, guild_id: int | None, clear: bool) -> int
     async with bot:
         try:
             await bot.login(settings.token)
-        except discord.LoginFailure:
-            log.error("Discord refused the token: check DISCORD_TOKEN.")
+            if clear:
+                await bot.http.bulk_upsert_guild_commands(bot.application_id, guild_id,
+                                                          payload=[])
+                print(f"Removed the server copies of the slash commands from server {guild_id}; "
+                      f"the global ones remain.")
+                return 0
+            count = await bot.sync_commands(guild_id)
+        except Exception as exc:
+            problem = discord_problem(exc)
+            if problem is None:
+                raise
+            log.error("%s", problem)
             return 1
-        if clear:
-            await bot.http.bulk_upsert_guild_commands(bot.application_id, guild_id, payload=[])
-            print(f"Removed the server copies of the slash commands from server {guild_id}; "
-                  f"the global ones remain.")
-            return 0
-        count = await bot.sync_commands(guild_id)
     where = f"server {guild_id}" if guild_id else "all servers (global commands)"
     print(f"Published {count} slash commands to {where}.")
     return 0
@@ -152,71 +188,134 @@ def read_health(path: str) -> dict | None:
 def run_health(settings: Settings) -> int:
     from .app import health_problem
 
-    problem = health_problem(read_health(settings.health_file), time.time())
+    status = read_health(settings.health_file)
+    if status is None and not os.path.exists(settings.db_path):
+        print(f"unhealthy: no heartbeat, and no database at {os.path.abspath(settings.db_path)}: "
+              f"the bot has not run with this PIECEPACK_DB (a relative one is found from the "
+              f"working directory)")
+        return 1
+    problem = health_problem(status, time.time())
     if problem:
-        print(f"unhealthy: {problem} ({settings.health_file})")
+        print(f"unhealthy: {problem} ({os.path.abspath(settings.health_file)})")
         return 1
     print("healthy")
     return 0
 
 
 def run_backup(settings: Settings, target: str) -> int:
-    from .storage import backup
+    from .storage import BackupTargetError, NoDatabase, backup
 
+    where = os.path.abspath(target)
     if os.path.exists(target):
-        print(f"{target} exists already: choose another name, or delete it first.", file=sys.stderr)
+        print(f"{where} exists already: choose another name, or delete it first.", file=sys.stderr)
         return 1
+    if not os.path.isfile(settings.db_path):
+        print(no_database(settings.db_path), file=sys.stderr)
+        return 1
+    folder = os.path.dirname(where)
     try:
+        os.makedirs(folder, exist_ok=True)   # `backup backups/x.sqlite3` makes backups/
         version = backup(settings.db_path, target)
-    except (sqlite3.Error, OSError) as exc:
-        print(f"Backup failed: {exc}. (The database is PIECEPACK_DB={settings.db_path}.)",
-              file=sys.stderr)
+    except NoDatabase:
+        print(no_database(settings.db_path), file=sys.stderr)
         return 1
-    print(f"Backed up {settings.db_path} to {target} (schema version {version}).")
+    except BackupTargetError as exc:
+        print(f"Cannot write the backup {where} ({exc.cause.strerror or exc.cause}): check that "
+              f"folder. The database was not changed.", file=sys.stderr)
+        return 1
+    except OSError as exc:   # the folder could not be made
+        cause = "a file has that name" if isinstance(exc, FileExistsError) else exc.strerror or exc
+        print(f"Cannot create the folder {folder} for the backup ({cause}). The database was not "
+              f"changed.", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:
+        print(f"Backup failed: cannot read the database {os.path.abspath(settings.db_path)} "
+              f"({exc}). Nothing was written to {where}.", file=sys.stderr)
+        return 1
+    print(f"Backed up {os.path.abspath(settings.db_path)} to {where} (schema version {version}).")
     return 0
 
 
-def run_restore(settings: Settings, source: str) -> int:
-    from .app import health_problem
-    from .storage import SCHEMA_VERSION, backup
+def same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
 
-    status = read_health(settings.health_file)
-    if status is not None and health_problem(status, time.time()) is None:
-        print("The bot is running (its heartbeat is fresh): stop it first, then restore. (If it "
-              "was killed just now, try again in 90 seconds.)", file=sys.stderr)
+
+def free_name(base: str) -> str:
+    name, n = base, 1
+    while os.path.exists(name):
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+def run_restore(settings: Settings, source: str) -> int:
+    from .storage import SCHEMA_VERSION, BackupTargetError, DatabaseLock, restore
+
+    db_path = settings.db_path
+    here = os.path.abspath(db_path)
+    if same_file(source, db_path):
+        print(f"{os.path.abspath(source)} is the database itself (PIECEPACK_DB): restore names "
+              f"a backup to put in its place. Nothing was changed.", file=sys.stderr)
+        return 1
+    if not os.path.isfile(source):
+        print(f"There is no backup file at {os.path.abspath(source)}. Nothing was changed.",
+              file=sys.stderr)
         return 1
     try:
-        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as db:
+        uri = f"{Path(source).absolute().as_uri()}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
             row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = int(row[0])
     except (sqlite3.Error, TypeError, ValueError) as exc:
-        print(f"{source} is not a piecepack-bot backup ({exc}).", file=sys.stderr)
+        print(f"{os.path.abspath(source)} is not a piecepack-bot backup ({exc}). Nothing was "
+              f"changed.", file=sys.stderr)
         return 1
     if version > SCHEMA_VERSION:
         print(f"{source} was made by a newer piecepack-bot (schema {version}); run that release.",
               file=sys.stderr)
         return 1
-    db_path = settings.db_path
-    if os.path.exists(db_path):
-        kept = f"{db_path}.before-restore-{time.strftime('%Y%m%d-%H%M%S')}"
-        backup(db_path, kept)
-        print(f"The database it replaces is kept as {kept}.")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(db_path + suffix):
-            os.remove(db_path + suffix)
-    backup(source, db_path)
-    print(f"Restored {source} to {db_path}; start the bot (it upgrades the schema if needed).")
+    if not os.path.isdir(os.path.dirname(here)):
+        print(f"The folder of the database {here} does not exist: check PIECEPACK_DB.",
+              file=sys.stderr)
+        return 1
+    try:
+        with DatabaseLock(db_path) as lock:
+            if not lock.acquire():
+                print(f"A piecepack-bot process is using the database {here}: stop it first, "
+                      f"then restore. Nothing was changed.", file=sys.stderr)
+                return 1
+            kept_name = free_name(f"{db_path}.before-restore-{time.strftime('%Y%m%d-%H%M%S')}")
+            _, kept = restore(source, db_path, kept_name)
+    except BackupTargetError as exc:
+        print(f"Cannot write beside the database ({exc}). Nothing was changed.", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, OSError) as exc:
+        print(f"Restore failed ({type(exc).__name__}: {exc}). Nothing was changed.",
+              file=sys.stderr)
+        return 1
+    if kept:
+        print(f"The database it replaces is kept as {os.path.abspath(kept)}.")
+    else:
+        print(f"There was no database at {here}: the backup is now that database.")
+    print(f"Restored {os.path.abspath(source)} to {here}; start the bot (it upgrades the schema "
+          f"if needed).")
     return 0
 
 
 async def run_forget_guild(settings: Settings, guild_id: int) -> int:
     try:
-        store = await open_store(settings.db_path)
+        store = await open_store(settings.db_path, create=False)
     except StartupError as exc:
         print(exc, file=sys.stderr)
         return 1
     try:
         count = await store.forget_guild(guild_id)
+    except sqlite3.Error as exc:
+        print(database_problem(settings.db_path, exc), file=sys.stderr)
+        return 1
     finally:
         await store.close()
     print(f"Deleted {count} game(s) of server {guild_id}, with their players, moves, timers and "
@@ -270,8 +369,28 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "sync":
         code = asyncio.run(run_sync(settings, args.guild, args.clear))
     else:
-        code = asyncio.run(run_bot(settings))
+        code = run_locked(settings)
     sys.exit(code)
+
+
+def run_locked(settings: Settings) -> int:
+    """Run the bot holding the database's lock for its whole life: `restore` refuses while
+    it is held, and so does a second bot (it would fire every timer a second time)."""
+    from .storage import DatabaseLock
+
+    with DatabaseLock(settings.db_path) as lock:
+        try:
+            held = lock.acquire()
+        except OSError as exc:
+            log.error("%s", database_problem(settings.db_path, exc))
+            return 1
+        if not held:
+            log.error("Another piecepack-bot process is using the database %s (it holds %s): "
+                      "two bots on one database would both send every message and fire every "
+                      "timer. Stop the other one, or give this one its own PIECEPACK_DB.",
+                      os.path.abspath(settings.db_path), os.path.abspath(lock.path))
+            return 1
+        return asyncio.run(run_bot(settings))
 
 
 if __name__ == "__main__":

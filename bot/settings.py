@@ -144,8 +144,11 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     if computer_pace < 0:
         raise SettingsError("PIECEPACK_COMPUTER_PACE must be 0 or more.")
     render_in = (get("PIECEPACK_RENDER") or "process").lower()
-    if render_in not in ("process", "thread", "inline"):
-        raise SettingsError("PIECEPACK_RENDER must be process (the default), thread or inline.")
+    # not "inline" (bot.workers' mode for tools): it would draw boards and let the computers
+    # think on the event loop, stalling every game meanwhile
+    if render_in not in ("process", "thread"):
+        raise SettingsError(f"PIECEPACK_RENDER must be process (the default) or thread, "
+                            f"not {render_in!r}.")
     db_path = get("PIECEPACK_DB") or "./piecepack.sqlite3"
     return Settings(
         render_in=render_in,
@@ -188,18 +191,31 @@ _CHOICES = [
 ]
 
 
+# A real token is about 70 characters; one this long cannot occur in a log line by chance, so
+# it is hidden wherever it appears. A shorter one (a placeholder such as "x") is hidden only
+# where it stands as a whole, not inside other words ("/none[token hidden]istent").
+SHORT_TOKEN = 20
+
+
+def secret_pattern(secret: str) -> re.Pattern:
+    if len(secret) >= SHORT_TOKEN:
+        return re.compile(re.escape(secret))
+    # not touching a token's own characters (letters, digits, - _ and a dot inside a word)
+    return re.compile(rf"(?<![\w.-]){re.escape(secret)}(?![\w-]|\.\w)")
+
+
 class RedactingFormatter(logging.Formatter):
     """Formats as usual, then removes secrets from the whole text (message, args, traceback):
     the token, and what a player chose in our components."""
 
     def __init__(self, secrets: list[str], fmt: str | None = None):
         super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
-        self.secrets = [s for s in secrets if s]
+        self.secrets = [secret_pattern(s) for s in secrets if s]
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
         for secret in self.secrets:
-            text = text.replace(secret, "[token hidden]")
+            text = secret.sub("[token hidden]", text)
         for pattern, replacement in _CHOICES:
             text = pattern.sub(replacement, text)
         return text

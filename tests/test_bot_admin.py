@@ -19,6 +19,7 @@ from bot.app import GATEWAY_GRACE, HEARTBEAT_STALE, PiecepackBot, health_problem
 from bot.settings import Settings
 from bot.storage import Event, Store
 from tests.botkit import fake_discord
+from tests.test_bot_process import BotProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -134,13 +135,196 @@ async def test_backup_and_restore_commands(tmp_path):
     assert [g[1] for g in games_in(live)] == [7]
 
 
-def test_restore_is_refused_while_the_bot_runs(tmp_path):
-    live = tmp_path / "piecepack.sqlite3"
-    sqlite3.connect(live).close()
-    write_health(f"{live}.health", {"at": time.time(), "database": "ok", "gateway": "connected",
-                                    "gateway_since": time.time()})
-    done = run_cli(tmp_path, "restore", "whatever.sqlite3", PIECEPACK_DB=str(live))
-    assert done.returncode == 1 and "stop it first" in done.stderr
+def crashed_bot_database(path: Path, guilds=(1, 2)) -> bytes:
+    """A database as a bot killed with kill -9 leaves it: recent games only in its -wal file.
+    Returns the -wal file's bytes."""
+    script = (
+        "import asyncio, os, sys\n"
+        "from tests.test_bot_admin import add_game\n"
+        "from bot.storage import Store\n"
+        "async def main():\n"
+        "    store = await Store.open(sys.argv[1])\n"
+        f"    for guild in {list(guilds)!r}:\n"
+        "        await add_game(store, guild)\n"
+        "    os._exit(0)\n"
+        "asyncio.run(main())\n")
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True, cwd=ROOT, timeout=60)
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 0
+    return wal.read_bytes()
+
+
+def saved_backup(tmp_path: Path, guild: int) -> Path:
+    """A backup holding one game of `guild`."""
+    source = tmp_path / f"source-{guild}.sqlite3"
+    crashed_bot_database(source, guilds=(guild,))
+    target = tmp_path / f"backup-{guild}.sqlite3"
+    storage.backup(str(source), str(target))
+    return target
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir()
+                  if p.name.endswith((".partial", ".restoring")) or ".before-restore-" in p.name)
+
+
+async def test_restore_is_refused_while_a_bot_process_has_the_database_open(tmp_path):
+    """Even when its gateway has been down for long (the heartbeat then says unhealthy); a second
+    bot on the same database is refused at start; once the bot is killed, restore works."""
+    db = tmp_path / "data" / "piecepack.sqlite3"
+    db.parent.mkdir()
+    saved = await asyncio.to_thread(saved_backup, tmp_path, 7)
+    async with fake_discord() as fake:
+        async with BotProcess(fake, db, tmp_path) as bot:
+            await fake.wait_for(lambda: fake.identify_count >= 1 and fake.connected, timeout=30)
+            await fake.stop()   # the gateway goes away; the bot keeps trying to reconnect
+            write_health(f"{db}.health", {"at": time.time(), "database": "ok",
+                                          "gateway": "disconnected",
+                                          "gateway_since": time.time() - 3600})
+            before = games_in(db)
+            done = await asyncio.to_thread(run_cli, tmp_path, "restore", str(saved),
+                                           PIECEPACK_DB=str(db))
+            assert done.returncode == 1
+            assert f"A piecepack-bot process is using the database {db}: stop it first" in done.stderr
+            assert games_in(db) == before and leftovers(db.parent) == []
+
+            second = await asyncio.to_thread(run_cli, tmp_path, DISCORD_TOKEN=fake.token,
+                                             PIECEPACK_DB=str(db))
+            assert second.returncode == 1 and "Traceback" not in second.stderr
+            assert f"Another piecepack-bot process is using the database {db}" in second.stderr
+
+            assert bot.proc.returncode is None   # still running, holding the database
+            bot.proc.kill()   # kill -9: the operating system releases the lock
+            await bot.proc.wait()
+    done = await asyncio.to_thread(run_cli, tmp_path, "restore", str(saved), PIECEPACK_DB=str(db))
+    assert done.returncode == 0, done.stderr
+    assert [g[1] for g in games_in(db)] == [7]
+
+
+def test_restore_from_the_database_itself_is_refused(tmp_path):
+    db = tmp_path / "piecepack.sqlite3"
+    wal = crashed_bot_database(db)
+    for name in ("piecepack.sqlite3", "./piecepack.sqlite3", str(db)):
+        done = run_cli(tmp_path, "restore", name, PIECEPACK_DB="piecepack.sqlite3")
+        assert done.returncode == 1
+        assert done.stderr.strip() == f"{db} is the database itself (PIECEPACK_DB): restore names " \
+                                      f"a backup to put in its place. Nothing was changed."
+        assert Path(f"{db}-wal").read_bytes() == wal and leftovers(tmp_path) == []
+    assert [g[1] for g in games_in(db)] == [1, 2]
+
+
+def damaged_backup(path: Path) -> Path:
+    """A file that reads as a piecepack-bot backup (its schema version is there) but whose
+    later pages are damaged: the copy fails midway, at SQLite's integrity check."""
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(storage.SCHEMA_VERSION),))
+        db.execute("CREATE TABLE filler (x)")
+        db.executemany("INSERT INTO filler VALUES (?)", [(os.urandom(600),) for _ in range(200)])
+    page = 4096
+    data = bytearray(path.read_bytes())
+    assert len(data) > 20 * page
+    data[10 * page:10 * page + 64] = b"\xff" * 64
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_restore_that_fails_midway_leaves_the_database_as_it_was(tmp_path):
+    db = tmp_path / "piecepack.sqlite3"
+    wal = crashed_bot_database(db)
+    main = db.read_bytes()
+    bad = damaged_backup(tmp_path / "damaged.sqlite3")
+    done = run_cli(tmp_path, "restore", "damaged.sqlite3", PIECEPACK_DB=str(db))
+    assert done.returncode == 1 and "Nothing was changed" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and bad.exists()
+    assert db.read_bytes() == main and Path(f"{db}-wal").read_bytes() == wal
+    assert leftovers(tmp_path) == []
+    assert [g[1] for g in games_in(db)] == [1, 2]
+
+
+def test_restore_keeps_what_only_the_old_databases_wal_held(tmp_path):
+    """A bot killed with kill -9 leaves its last games in the -wal file: the kept copy has them,
+    and no -wal of the old database stays beside the restored one."""
+    db = tmp_path / "piecepack.sqlite3"
+    crashed_bot_database(db, guilds=(1, 2))
+    saved = saved_backup(tmp_path, 9)
+    done = run_cli(tmp_path, "restore", str(saved), PIECEPACK_DB=str(db))
+    assert done.returncode == 0, done.stderr
+    kept = [tmp_path / name for name in leftovers(tmp_path)]
+    assert len(kept) == 1 and f"kept as {kept[0]}" in done.stdout
+    assert not Path(f"{db}-wal").exists() and not Path(f"{kept[0]}-wal").exists()
+    assert [g[1] for g in games_in(kept[0])] == [1, 2]
+    assert [g[1] for g in games_in(db)] == [9]
+
+
+def test_restore_of_a_missing_file_says_it_does_not_exist(tmp_path):
+    db = tmp_path / "piecepack.sqlite3"
+    crashed_bot_database(db)
+    done = run_cli(tmp_path, "restore", "backups/nothing.sqlite3", PIECEPACK_DB=str(db))
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"There is no backup file at {tmp_path}/backups/nothing.sqlite3. " \
+                                  f"Nothing was changed."
+    assert [g[1] for g in games_in(db)] == [1, 2]
+
+
+def test_restore_where_there_is_no_database_yet_says_so(tmp_path):
+    """A new machine or Docker volume: restore is how its database comes to be."""
+    saved = saved_backup(tmp_path, 4)
+    (tmp_path / "new").mkdir()
+    done = run_cli(tmp_path / "new", "restore", str(saved))
+    assert done.returncode == 0, done.stderr
+    db = tmp_path / "new" / "piecepack.sqlite3"
+    assert f"There was no database at {db}" in done.stdout
+    assert [g[1] for g in games_in(db)] == [4]
+
+
+def test_backup_makes_the_folder_it_writes_to(tmp_path):
+    db = tmp_path / "piecepack.sqlite3"
+    crashed_bot_database(db)
+    done = run_cli(tmp_path, "backup", "backups/2026/x.sqlite3")
+    assert done.returncode == 0, done.stderr
+    assert [g[1] for g in games_in(tmp_path / "backups" / "2026" / "x.sqlite3")] == [1, 2]
+
+
+@pytest.mark.parametrize("target, cause", [
+    ("a-file/x.sqlite3", "Cannot create the folder {tmp}/a-file for the backup"),
+    ("x" * 300 + ".sqlite3", "Cannot write the backup {tmp}/xxx"),
+])
+def test_a_backup_that_cannot_be_written_names_the_target_not_the_database(tmp_path, target, cause):
+    db = tmp_path / "piecepack.sqlite3"
+    crashed_bot_database(db)
+    (tmp_path / "a-file").write_text("")
+    done = run_cli(tmp_path, "backup", target)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(cause.format(tmp=tmp_path)), done.stderr
+    assert "The database was not changed" in done.stderr and "cannot read" not in done.stderr
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("args", [["forget-guild", "1"], ["backup", "x.sqlite3"], ["health"],
+                                  ["sync", "--guild", "1"]])
+def test_admin_commands_never_create_a_database(tmp_path, args):
+    """Run from another directory than the bot's, they name the file they looked for."""
+    bot_dir, elsewhere = tmp_path / "bot", tmp_path / "elsewhere"
+    bot_dir.mkdir(), elsewhere.mkdir()
+    crashed_bot_database(bot_dir / "piecepack.sqlite3")
+    done = run_cli(elsewhere, *args, DISCORD_TOKEN="t0ken",
+                   DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
+    assert list(elsewhere.iterdir()) == []
+    if args[0] != "sync":   # sync needs no database: it publishes without one
+        assert f"no database at {elsewhere}/piecepack.sqlite3" in (done.stderr + done.stdout).lower()
+
+
+@pytest.mark.parametrize("args", [["sync"], ["sync", "--guild", "1"], ["sync", "--guild", "1", "--clear"]])
+def test_sync_without_a_network_fails_with_one_line(tmp_path, args):
+    crashed_bot_database(tmp_path / "piecepack.sqlite3")
+    done = run_cli(tmp_path, *args, DISCORD_TOKEN="t0ken",
+                   DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+    assert done.returncode == 1 and done.stdout == ""
+    errors = [line for line in done.stderr.splitlines() if " ERROR " in line]
+    assert len(done.stderr.splitlines()) <= 2 and len(errors) == 1, done.stderr
+    assert "Cannot reach Discord" in errors[0] and "DISCORD_API_BASE" in errors[0]
 
 
 # ---- health ------------------------------------------------------------------------------------

@@ -121,3 +121,41 @@ def test_all_of_discord_py_stops_at_info():
         assert logging.getLogger("discord.client").isEnabledFor(logging.INFO)
     finally:
         logging.getLogger().removeHandler(handler)
+
+
+@pytest.mark.parametrize("token", ["x", "abc", "t0ken", "none"])
+def test_a_short_placeholder_token_is_hidden_only_where_it_stands_whole(token):
+    """A placeholder such as `x` must not garble log lines ("/none[token hidden]istent")."""
+    stream = io.StringIO()
+    handler = setup_logging(Settings(token=token), stream)
+    try:
+        log = logging.getLogger("piecepack.test")
+        log.error("Cannot open /nonexistent/x.sqlite3 (none-such, xabcx, t0kens, nonexistent)")
+        log.error("Authorization: Bot %s", token)
+        log.error("token=%s; '%s', (%s). %s", token, token, token, token)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].endswith("Cannot open /nonexistent/x.sqlite3 (none-such, xabcx, t0kens, "
+                             "nonexistent)")
+    assert lines[1].endswith("Authorization: Bot [token hidden]")
+    assert lines[2].endswith("token=[token hidden]; '[token hidden]', ([token hidden]). "
+                             "[token hidden]")
+
+
+def test_a_real_token_is_hidden_even_inside_other_text():
+    stream = io.StringIO()
+    handler = setup_logging(Settings(token=TOKEN), stream)
+    try:
+        logging.getLogger("piecepack.test").error("a%sb x%s.y", TOKEN, TOKEN)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert stream.getvalue().rstrip().endswith("a[token hidden]b x[token hidden].y")
+
+
+def test_render_setting_offers_only_what_keeps_boards_off_the_event_loop(tmp_path):
+    """`inline` is the worker pools' mode for tools (drawing on the calling thread): for the
+    bot it would stall every game while a board is drawn or a computer thinks."""
+    with pytest.raises(SettingsError) as error:
+        load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER": "inline"}, cwd=tmp_path)
+    assert str(error.value) == "PIECEPACK_RENDER must be process (the default) or thread, not 'inline'."
