@@ -16,7 +16,8 @@ import engine
 import render
 from bot import records
 from engine.piecepack import value_name
-from tests.botkit import command, fake, open_game, press, running_bot, said, settle  # noqa: F401
+from tests.botkit import (command, fake, last_board_post, open_game, press, running_bot, said,  # noqa: F401
+                          settle)
 from tests.test_relativity import read_ppn
 
 REL = engine.get_game("relativity")
@@ -436,3 +437,31 @@ async def test_a_rematch_survives_a_restart_even_between_the_last_accept_and_the
         started = await bot.store.get_game(new_id)
         assert started.status == "active" and started.player_ids == [bob, alice]
         assert "Everyone has accepted" in fake.message(request.id).content
+
+
+async def test_replay_draws_each_board_as_the_thread_showed_it(fake, tmp_path, fixture_deal, svgs):
+    """After every move, /replay of that move draws the very board the thread showed then
+    (issue 21.11: trophies held beside an ace or a null were drawn in another order)."""
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    _, fixture_moves = read_ppn(FIXTURE)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        mover = {"S": alice, "T": bob}
+        moves = [(mover[side], swap) for _, side, swap, _ in fixture_moves] + [(bob, "a1#a2")]
+
+        async def replayed(number):
+            res = await command(fake, carol, "replay", {"game": row.id, "move": number})
+            (message,) = [m for m in res.messages if m.attachments]
+            return svgs[message.attachments[0][1]]
+
+        def live():
+            return svgs[last_board_post(fake, thread).attachments[0][1]]
+
+        assert await replayed(0) == live()
+        for number, (who, swap) in enumerate(moves, 1):
+            await command(fake, who, "move", {"move": swap}, channel=thread)
+            await settle(bot)
+            assert await replayed(number) == live(), f"move {number}"
+        final = REL.view(REL.from_json((await bot.store.get_game(row.id)).state), None)
+        held = {v for v, p in final["trophies"]["night"].items() if p == bob}
+        assert held == {"2", "3", "a"}   # an ace beside numbers: what the issue saw
