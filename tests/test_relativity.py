@@ -480,7 +480,7 @@ def test_the_recorded_night_round_replays_with_its_trophies():
 def test_the_swap_line_names_the_cells_and_their_values_before_the_swap():
     state = play(start(), "e3#d3")
     assert [e["text"] for e in GAME.view(state)["log"]] == [
-        "alice (Space) swapped e3 (4) and d3 (2)."]
+        "alice (Space) swapped d3 (2) and e3 (4)."]   # (cells sorted, as recorded)
 
 
 def test_refusals_name_null_and_ace_in_words():
