@@ -84,6 +84,12 @@ class RematchAnswer(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+):(?P<
         await history_cog(interaction).rematch_answered(interaction, self.game_id, self.op)
 
 
+def request_link(row: GameRow) -> str | None:
+    """A jump link to a rematch's request message, when it is known."""
+    where = row.extras.get("request")
+    return f"https://discord.com/channels/{row.guild_id}/{where[0]}/{where[1]}" if where else None
+
+
 def humans(row: GameRow) -> list[str]:
     return [p for p in row.player_ids if not computers.is_computer(p)]
 
@@ -146,18 +152,25 @@ class History(commands.Cog):
                     row = await self.start(row, old)
             await interaction.followup.send(self.request_text(old, row, accepted))
             return
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             self.request_text(old, row, [user]),
             view=self.answer_view(row),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False,
                 users=[discord.Object(int(p)) for p in humans(row) if p != user]))
+        # Where the request is: /abort edits it, and a second ask links to it.
+        message_id = await self.controller.response_message_id(interaction, response)
+        if message_id is not None:
+            await self.bot.store.merge_extras(
+                row.id, {"request": [interaction.channel_id, message_id]}, now=self.bot.now())
 
     def existing_text(self, old: GameRow, row: GameRow) -> str:
         label = f"game #{row.id}"
         if row.status == "lobby":
+            where = request_link(row)
             return (f"The rematch of game #{old.id} is asked for already: {label}, waiting for "
-                    "its players to press **Accept the rematch** under the request.")
+                    "its players to press **Accept the rematch** under the request"
+                    + (f": {where}" if where else "."))
         where = f" in <#{row.thread_id}>" if row.thread_id else ""
         return f"Game #{old.id} has its rematch already: {label}{where}."
 
@@ -166,7 +179,7 @@ class History(commands.Cog):
         return build_view([["rematch-answer", row.id, "accept"], ["rematch-answer", row.id, "decline"]])
 
     def request_text(self, old: GameRow, row: GameRow, accepted: list[str], *,
-                     declined: str | None = None) -> str:
+                     declined: str | None = None, cancelled_by: str | None = None) -> str:
         game = self.flow.game_of(row)
         names = row.names
         asked_by = names.get(str(row.host_id), "?")
@@ -181,7 +194,9 @@ class History(commands.Cog):
             lines.append(f"✅ Everyone has accepted: the game is on{where}." if len(humans(row)) > 1
                          else f"✅ Nobody else to ask: the game is on{where}.")
         elif row.status == "cancelled":
-            lines.append("This rematch was cancelled.")
+            lines.append("🛑 This rematch was cancelled"
+                         + (f" by **{texts.display(names.get(cancelled_by, 'a moderator'))}**"
+                            if cancelled_by else "") + ".")
         else:
             waiting = [p for p in humans(row) if p not in accepted]
             lines.append(f"Accepted by {texts.name_list(accepted, names)}; waiting for "
@@ -191,6 +206,21 @@ class History(commands.Cog):
 
     async def start(self, row: GameRow, old: GameRow) -> GameRow:
         return await self.flow.start(row, self.controller.create_thread, rematch_of=old.id)
+
+    async def rematch_aborted(self, row: GameRow, user_id: int) -> None:
+        """A rematch request cancelled with /abort: its message says so and loses its buttons,
+        as after a decline."""
+        link = await self.bot.store.rematch_of(row.id)
+        where = row.extras.get("request")
+        if link is None or not where:
+            return
+        old = await self.flow.get(link[0])
+        text = self.request_text(old, row, link[1], cancelled_by=str(user_id))
+        try:
+            await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
+                content=text, view=None)
+        except discord.HTTPException as exc:   # the cancel is stored; only the text is stale
+            log.warning("could not update the rematch request of game %s: %s", row.id, exc)
 
     async def rematch_answered(self, interaction: discord.Interaction, new_id: int, op: str) -> None:
         async with self.controller.answering(interaction, new_id):

@@ -465,3 +465,27 @@ async def test_replay_draws_each_board_as_the_thread_showed_it(fake, tmp_path, f
         final = REL.view(REL.from_json((await bot.store.get_game(row.id)).state), None)
         held = {v for v, p in final["trophies"]["night"].items() if p == bob}
         assert held == {"2", "3", "a"}   # an ace beside numbers: what the issue saw
+
+
+async def test_a_rematch_request_aborted_says_so_and_a_second_ask_links_to_it(fake, tmp_path):
+    """(issue 21.12 and 21.15) /abort of a rematch request edits the request like a decline
+    does; asking again while it is pending links to the request."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[51, 52]) as bot:
+        old, thread = await finished_relativity(fake, bot, alice, bob)
+        result = fake.messages(thread)[-1]
+        request = (await press(fake, bob, f"pp:rematch:{old.id}", message_id=result.id)).messages[-1]
+        new_id = int(request.custom_ids()[0].split(":")[2])
+
+        again = said(await command(fake, alice, "play", {"rematch": old.id}, channel=thread))
+        guild = (await bot.store.get_game(old.id)).guild_id
+        assert f"https://discord.com/channels/{guild}/{thread}/{request.id}" in again
+
+        refused = said(await command(fake, alice, "abort", {"game": new_id}, channel=thread))
+        assert "Only the host" in refused and fake.message(request.id).custom_ids()
+        res = await command(fake, bob, "abort", {"game": new_id}, channel=thread)
+        assert f"Game #{new_id} was cancelled" in said(res)
+        assert (await bot.store.get_game(new_id)).status == "cancelled"
+        text = fake.message(request.id).content
+        assert "cancelled by **bob**" in text and "waiting for" not in text
+        assert fake.message(request.id).custom_ids() == []
