@@ -176,6 +176,8 @@ class Daily(commands.Cog):
             await self.flow.cancel(row.id, user.id, False)
             raise UserError(f"You are playing today's daily {engine.get_game(game).title} already.")
         try:
+            # (marked: its result offers no rematch, see GameFlow.rematch_controls)
+            await store.merge_extras(row.id, {"daily": day}, now=self.bot.now())
             await self.share_background(row, [r for _, r in plays])
             secret = await store.daily_secret()
             row = await self.flow.start(await self.flow.lobby(row.id), self.private_thread,

@@ -151,8 +151,9 @@ def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
 
 
 def rematch_controls(row: GameRow) -> list[list]:
-    """The result post's controls: a Rematch button for the game's players (bot.history)."""
-    return [["rematch", row.id]]
+    """The result post's controls: a Rematch button for the game's players (bot.history);
+    none under a daily puzzle (its deal is the day's, played once: the next is tomorrow's)."""
+    return [] if row.extras.get("daily") else [["rematch", row.id]]
 
 
 def compose(head: str, tail: list[str]) -> str:

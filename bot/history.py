@@ -128,6 +128,12 @@ class History(commands.Cog):
             raise UserError(f"Only the players of {texts.game_label(title, old.id)} "
                             f"({texts.name_list(humans(old), old.names)}) can ask for its rematch. "
                             "Start a game of your own with `/play`.")
+        daily = await self.bot.store.daily_of_game(old.id)
+        if daily is not None:
+            raise UserError(f"Game #{old.id} was the daily {title} of {daily['day']}: each day's "
+                            "puzzle is played once, and the next comes at midnight UTC "
+                            f"(`/daily game:{old.game}`). For a new deal of your own now, "
+                            f"`/play game:{old.game}`.")
         if old.status != "finished":
             raise UserError({"active": f"Game #{old.id} is not over yet.",
                              "lobby": f"Game #{old.id} has not started yet."}.get(
