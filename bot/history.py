@@ -278,7 +278,8 @@ class History(commands.Cog):
                              share: float = 1.0) -> list[str]:
         """The player's finished games here, newest first, each with its result, in `share`
         of a message (the rest is for running games)."""
-        rows = await self.bot.store.games_of_user(user_id, guild_id, statuses=("finished",))
+        rows = [r for r in await self.bot.store.games_of_user(
+            user_id, guild_id, statuses=("finished", "cancelled")) if r.state is not None]   # (not lobbies)
         lines: list[str] = []
         size = 0
         for n, row in enumerate(reversed(rows)):
@@ -297,6 +298,9 @@ class History(commands.Cog):
         label = f"**{texts.game_label(game.title, row.id)}**"
         if others:
             label += " with " + ", ".join(texts.display(n) for n in others)
+        link = f" <#{row.thread_id or row.channel_id}>"
+        if row.status == "cancelled" or outcome is None:
+            return f"{label}: 🛑 aborted, without a result, ended {texts.timestamp(row.updated_at)}.{link}"
         if outcome.draw:
             result = "🤝 a draw"
         elif me in outcome.winners:
@@ -306,7 +310,6 @@ class History(commands.Cog):
         else:
             result = "no winner"
         reason = texts.with_names(texts.defuse(outcome.reason), row.names)
-        link = f" <#{row.thread_id or row.channel_id}>"
         return f"{label}: {result} ({reason}), ended {texts.timestamp(row.updated_at)}.{link}"
 
     # ---- /record and /replay -----------------------------------------------------------------
@@ -418,13 +421,15 @@ class History(commands.Cog):
     async def any_game(self, interaction: discord.Interaction, current: str):
         """Suggestions for game: the caller's games here, newest first, finished ones too."""
         rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id,
-                                                  statuses=("active", "finished"))
+                                                  statuses=("active", "finished", "cancelled"))
         choices = []
         for row in reversed(rows):
+            if row.state is None:   # (a lobby cancelled before it started: no moves)
+                continue
             g = self.flow.game_of(row)
             others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
             label = f"#{row.id} {g.title}" + (f" with {', '.join(others)}" if others else "") \
-                + (" (finished)" if row.status == "finished" else "")
+                + {"finished": " (finished)", "cancelled": " (aborted)"}.get(row.status, "")
             if current and current.lower() not in label.lower():
                 continue
             choices.append(app_commands.Choice(name=label[:100], value=row.id))

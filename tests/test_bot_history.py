@@ -165,6 +165,21 @@ async def test_games_finished_shows_the_result(fake, tmp_path):
         assert f"Relativity #{running.id}**" in everything and f"Relativity #{old.id}** with bob: 🏆 you won" in everything
 
 
+async def test_games_finished_and_all_list_aborted_games_marked_so(fake, tmp_path):
+    """(issue 21.15) An aborted game is in `/games status:finished` and `status:all`, marked
+    aborted; a lobby cancelled before it started is not (it has no game to look back at)."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[61, 62]) as bot:
+        aborted, thread = await open_game(fake, bot, alice, bob)
+        await command(fake, alice, "abort", channel=thread)
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, alice, lobby.button("Cancel"), message_id=lobby.id)
+        for status in ("finished", "all"):
+            listed = said(await command(fake, alice, "games", {"status": status}))
+            assert f"Relativity #{aborted.id}** with bob: 🛑 aborted, without a result" in listed
+            assert "Global Warming" not in listed
+
+
 # --------------------------------------------------------------------------- /record
 
 
