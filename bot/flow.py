@@ -463,8 +463,10 @@ class GameFlow:
         scope = ui.adapter_for(row.game).deadline_scope
         seating = (f"rotated by one from game #{rematch_of}" if rematch_of is not None
                    else "drawn at random")
-        intro = (f"**{title}** begins. The seats, {seating}: "
-                 f"{texts.name_list(row.player_ids, names)}, in this order. "
+        seats = (f"The seats, {seating}: {texts.name_list(row.player_ids, names)}, in this order. "
+                 if len(row.player_ids) > 1 else "")   # (alone: no seats to draw)
+        intro = (f"**{title}** begins" + ("." if seats else f" for {texts.name_list(row.player_ids, names)}.")
+                 + f" {seats}"
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
@@ -1004,7 +1006,12 @@ class GameFlow:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} finished"
         else:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
-        if not explained:
+        if not explained and texts.says_result(outcome.reason, len(state["players"]) == 1):
+            # (not "bob wins (bob wins …)"; alone, who it was when the reason does not say)
+            who = "" if any(p in outcome.reason for p in state["players"]) else \
+                f"{texts.name_list(list(state['players']), names)} "
+            head = f"🏁 {who}{texts.with_names(outcome.reason, names)}"
+        elif not explained:
             head += f" ({texts.with_names(outcome.reason, names)})"
         adapter = ui.adapter_for(game.name)
         standings = adapter.standings(game, state, names)

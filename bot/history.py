@@ -189,9 +189,10 @@ class History(commands.Cog):
         game = self.flow.game_of(row)
         names = row.names
         asked_by = names.get(str(row.host_id), "?")
+        seats = (f", the seats rotated by one: {texts.name_list(row.player_ids, names)}, in this order"
+                 if len(row.player_ids) > 1 else "")   # (alone: no seats to rotate)
         lines = [f"🔁 **{texts.display(asked_by)}** asks for a rematch of game #{old.id}: "
-                 f"**{texts.game_label(game.title, row.id)}**, same options, a new deal, the seats "
-                 f"rotated by one: {texts.name_list(row.player_ids, names)}, in this order."]
+                 f"**{texts.game_label(game.title, row.id)}**, same options, a new deal{seats}."]
         if declined is not None:
             lines.append(f"❌ **{texts.display(names.get(declined, declined))}** declined: "
                          "there is no rematch.")
@@ -301,16 +302,21 @@ class History(commands.Cog):
         link = f" <#{row.thread_id or row.channel_id}>"
         if row.status == "cancelled" or outcome is None:
             return f"{label}: 🛑 aborted, without a result, ended {texts.timestamp(row.updated_at)}.{link}"
-        if outcome.draw:
-            result = "🤝 a draw"
-        elif me in outcome.winners:
-            result = "🏁 you finished" if game.max_players == 1 else "🏆 you won"
-        elif outcome.winners:
-            result = f"won by {texts.name_list(list(outcome.winners), row.names)}"
-        else:
-            result = "no winner"
+        solo = len(row.player_ids) == 1
         reason = texts.with_names(texts.defuse(outcome.reason), row.names)
-        return f"{label}: {result} ({reason}), ended {texts.timestamp(row.updated_at)}.{link}"
+        icon = ("🏁 " if solo else "🤝 " if outcome.draw else
+                "🏆 " if me in outcome.winners else "")
+        if texts.says_result(outcome.reason, solo):
+            result = f"{icon}{reason}"
+        elif outcome.draw:
+            result = f"{icon}a draw ({reason})"
+        elif me in outcome.winners:
+            result = f"{icon}you won ({reason})"
+        elif outcome.winners:
+            result = f"won by {texts.name_list(list(outcome.winners), row.names)} ({reason})"
+        else:
+            result = f"no winner ({reason})"
+        return f"{label}: {result}, ended {texts.timestamp(row.updated_at)}.{link}"
 
     # ---- /record and /replay -----------------------------------------------------------------
 
@@ -345,10 +351,12 @@ class History(commands.Cog):
         names = row.names
         plain = [records._plain(names.get(p, p)) for p in outcome.winners]
         reason = records.plain_names(outcome.reason, names)
+        if texts.says_result(outcome.reason, len(row.player_ids) == 1):
+            return reason
         if outcome.draw:
             return f"a draw ({reason})"
         if plain:
-            return f"{' and '.join(plain)} {'finished' if game.max_players == 1 else 'won'} ({reason})"
+            return f"{' and '.join(plain)} won ({reason})"
         return f"no winner ({reason})"
 
     @app_commands.command(name="record", description="A game's record as a file: every move, who made it and when")
@@ -374,11 +382,14 @@ class History(commands.Cog):
                                            result=result, where=where)
                 filename = f"{row.game}-{row.id}.txt"
             hidden = sum(not e.shown for e in hist.entries)
-            summary = (f"The record of **{texts.game_label(g.title, row.id)}**: {len(hist.entries)} moves"
+            summary = (f"The record of **{texts.game_label(g.title, row.id)}**: "
+                       + texts.plural(len(hist.entries), "move")
                        + (", finished." if row.status == "finished" else
                           ", aborted." if row.status == "cancelled" else " so far.")
-                       + (f" {hidden} secret or private {'move is' if hidden == 1 else 'moves are'} "
-                          "not shown: they were not revealed." if hidden else ""))
+                       + (f" {texts.plural(hidden, 'secret or private move')} "
+                          f"{texts.verb(hidden, 'is', 'are')} not shown: "
+                          f"{texts.verb(hidden, 'it was', 'they were')} not revealed"
+                          + (" yet." if row.status == "active" else ".") if hidden else ""))
             await interaction.followup.send(
                 summary, file=discord.File(io.BytesIO(text.encode()), filename=filename),
                 ephemeral=not share)

@@ -142,7 +142,11 @@ async def test_a_solo_rematch_starts_at_once_with_a_new_deal(fake, tmp_path):
         result = fake.messages(old.thread_id)[-1]
         res = await press(fake, alice, f"pp:rematch:{old.id}", message_id=result.id)
         assert "the game is on" in res.text
+        assert "rotated" not in res.text and "in this order" not in res.text   # (alone: no seats)
         (new,) = await bot.store.games_of_user(int(alice), statuses=("active",))
+        await settle(bot)
+        first = fake.messages(new.thread_id)[0].content
+        assert f"**BYOP1 #{new.id}** begins for **alice**." in first and "seats" not in first
         assert new.id != old.id and new.thread_id
         assert (await start_event(bot, new.id))["seed"] == 32   # a new deal
         assert json.loads(new.state)["data"] != json.loads(old.state)["data"]
@@ -504,3 +508,52 @@ async def test_a_rematch_request_aborted_says_so_and_a_second_ask_links_to_it(fa
         text = fake.message(request.id).content
         assert "cancelled by **bob**" in text and "waiting for" not in text
         assert fake.message(request.id).custom_ids() == []
+
+
+async def test_results_and_counts_read_as_english(fake, tmp_path, fixture_deal, svgs):
+    """(issue 21.13) "1 move", not "1 moves"; a reason that names the winner is not told after
+    "won by bob" again; a hidden move is an "it"."""
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    _, fixture_moves = read_ppn(FIXTURE)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[5, 6]) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        await command(fake, alice, "move", {"move": fixture_moves[0][2]}, channel=thread)
+        assert "**Relativity #1**: 1 move so far." in (await record_of(fake, carol, row.id))[2]
+        mover = {"S": alice, "T": bob}
+        for _, side, swap, _ in fixture_moves[1:]:
+            await command(fake, mover[side], "move", {"move": swap}, channel=thread)
+        for who, swap in ((bob, "a1#b1"), (alice, "a1#b2"), (bob, "c1#d1")):   # Day: bob's molecules
+            await command(fake, who, "move", {"move": swap}, channel=thread)
+        await settle(bot)
+        assert (await bot.store.get_game(row.id)).status == "finished"
+        lost = said(await command(fake, alice, "games", {"status": "finished"}))
+        assert f"Relativity #{row.id}** with bob: **bob** wins with 7 trophies, ended" in lost, lost
+        won = said(await command(fake, bob, "games", {"status": "finished"}))
+        assert f"with alice: 🏆 **bob** wins with 7 trophies, ended" in won, won
+        _, text, summary = await record_of(fake, carol, row.id)
+        assert "Result: bob wins with 7 trophies" in text and "won" not in text
+        assert "**Relativity #1**: 27 moves, finished." in summary
+
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        (gw,) = await bot.store.games_of_user(int(alice), statuses=("active",))
+        await command(fake, alice, "move", {"move": "4"}, channel=str(gw.thread_id))
+        _, _, summary = await record_of(fake, carol, gw.id)
+        assert "1 move so far. 1 secret or private move is not shown: it was not revealed yet." in summary
+
+        refused = said(await command(fake, alice, "leaderboard", {"game": "galaxies"}))
+        assert "Nobody has a rating for A Game Played by Galaxies in this server yet" in refused
+
+
+def test_one_helper_makes_counts_and_articles():
+    from bot import texts
+    assert [texts.plural(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    assert texts.plural(3, "match", "matches") == "3 matches"
+    assert [texts.verb(n, "is", "are") for n in (1, 2)] == ["is", "are"]
+    assert [texts.a_or_an(w) for w in ("move", "ace", "hour", "unit", "8-day deadline")] == \
+        ["a move", "an ace", "an hour", "a unit", "an 8-day deadline"]
+    assert texts.a_or_an("A Game Played by Galaxies") == "A Game Played by Galaxies"
+    assert texts.a_or_an("Relativity game") == "a Relativity game"
+    assert [texts.duration(s) for s in (60, 120, 3600, 86400, 3 * 86400)] == \
+        ["1 minute", "2 minutes", "1 hour", "1 day", "3 days"]
