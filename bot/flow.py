@@ -1000,8 +1000,8 @@ class GameFlow:
         outcome = game.outcome(state)
         if outcome.draw:
             head = "🏁 The game ends in a draw"
-        elif not outcome.winners:
-            head = "🏁 The game ends without a winner"
+        elif not outcome.winners:   # (alone, there was nobody to win against)
+            head = "🏁 The game is over" if len(state["players"]) == 1 else "🏁 The game ends without a winner"
         elif game.max_players == 1:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} finished"
         else:

@@ -140,6 +140,7 @@ async def test_a_solo_rematch_starts_at_once_with_a_new_deal(fake, tmp_path):
         await command(fake, alice, "resign", channel=str(old.thread_id))
         await settle(bot)
         result = fake.messages(old.thread_id)[-1]
+        assert "🏁 The game is over" in result.content and "winner" not in result.content   # (alone)
         res = await press(fake, alice, f"pp:rematch:{old.id}", message_id=result.id)
         assert "the game is on" in res.text
         assert "rotated" not in res.text and "in this order" not in res.text   # (alone: no seats)
