@@ -22,6 +22,7 @@ import time
 import aiohttp
 import discord
 
+from . import texts
 from .settings import Settings, SettingsError, apply_endpoints, load_settings, setup_logging
 
 log = logging.getLogger("bot")
@@ -219,7 +220,7 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
         count = await store.forget_guild(guild_id)
     finally:
         await store.close()
-    print(f"Deleted {count} game(s) of server {guild_id}, with their players, moves, timers and "
+    print(f"Deleted {texts.plural(count, 'game')} of server {guild_id}, with their players, moves, timers and "
           f"messages, and the server's ratings.")
     return 0
 
