@@ -24,6 +24,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from . import texts
 from .settings import Settings, SettingsError, apply_endpoints, load_settings, setup_logging
 
 log = logging.getLogger("bot")
@@ -318,7 +319,7 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
         return 1
     finally:
         await store.close()
-    print(f"Deleted {count} game(s) of server {guild_id}, with their players, moves, timers and "
+    print(f"Deleted {texts.plural(count, 'game')} of server {guild_id}, with their players, moves, timers and "
           f"messages, and the server's ratings.")
     return 0
 

@@ -10,6 +10,10 @@ see GameFlow.retime). `/away` alone says where the player stands.
 Each player has ALLOWANCE_DAYS of time away per calendar month (UTC) in each server: an
 absence counts in the month it starts, for as long as it lasts (booked while it runs, the time
 actually spent away once the player is back).
+
+Time away is counted to the second but told to the nearest hour (half an hour rounds up): a
+player back after a second has "14 days" left, not "13 days and 23 hours". What is told is
+what may be taken: a request fits when it is within the time left so rounded.
 """
 
 from __future__ import annotations
@@ -36,15 +40,21 @@ def month_bounds(now: float) -> tuple[float, float]:
     return start.timestamp(), following.timestamp()
 
 
+def whole_hours(seconds: float) -> int:
+    """Time away as it is told: to the nearest hour (see the module's note)."""
+    return int((max(0.0, seconds) + 1800) // 3600)
+
+
 def span(seconds: float) -> str:
-    """A stretch of time away in days and hours ("3 days", "13 days and 5 hours")."""
-    hours = int(max(0.0, seconds) // 3600)
+    """A stretch of time away in days and hours, to the nearest hour ("3 days", "13 days and
+    5 hours", "14 days" for 14 days less a second)."""
+    hours = whole_hours(seconds)
     if not hours:
         return "less than an hour" if seconds >= 60 else "no time"
     days, hours = divmod(hours, 24)
-    parts = [f"{days} day{'s' if days != 1 else ''}"] if days else []
+    parts = [texts.plural(days, "day")] if days else []
     if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+        parts.append(texts.plural(hours, "hour"))
     return " and ".join(parts)
 
 
@@ -102,7 +112,7 @@ class Away(commands.Cog):
                 lines.append(f"Time away left this month: {span(left)}.")
                 await controller.say(interaction, "\n".join(lines))
                 return
-            if days * DAY > left + 1:
+            if days * 24 > whole_hours(left):   # (what was told is what may be taken)
                 raise UserError(f"That is more time away than you have left. Time away left this "
                                 f"month: {span(left)} (of {ALLOWANCE_DAYS} days a calendar month; "
                                 f"more from {texts.timestamp(renews, 'D')})."

@@ -658,6 +658,8 @@ class Controller(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             row = await self.resolve(interaction, game, require_running=False, require_seat=False)
             row = await self.flow.abort(row.id, interaction.user.id, is_moderator(interaction))
+            if row.state is None:   # a lobby: if it was a rematch request, that says so now
+                await self.bot.get_cog("History").rematch_aborted(row, interaction.user.id)
             await interaction.followup.send(
                 f"Game #{row.id} was {'aborted' if row.thread_id else 'cancelled'}.", ephemeral=True)
 

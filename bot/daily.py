@@ -93,9 +93,9 @@ def result_words(game_name: str, result: dict, best: int | None) -> str:
     if game_name == "pack-solitaire" and status == "scored":
         return f"{result['score']}/{best} in {time}" if best is not None else f"{result['score']} in {time}"
     if game_name == "byop1" and status == "correct":
-        return f"solved in {result['slides']} slides, {time}"
+        return f"solved in {texts.plural(result['slides'], 'slide')}, {time}"
     if status == "fumble":
-        return f"fumble after {result['slides']} slides, {time}"
+        return f"fumble after {texts.plural(result['slides'], 'slide')}, {time}"
     return {"aborted": "aborted", "resigned": f"resigned after {time}"}.get(status, f"not solved, {time}")
 
 
@@ -176,6 +176,8 @@ class Daily(commands.Cog):
             await self.flow.cancel(row.id, user.id, False)
             raise UserError(f"You are playing today's daily {engine.get_game(game).title} already.")
         try:
+            # (marked: its result offers no rematch, see GameFlow.rematch_controls)
+            await store.merge_extras(row.id, {"daily": day}, now=self.bot.now())
             await self.share_background(row, [r for _, r in plays])
             secret = await store.daily_secret()
             row = await self.flow.start(await self.flow.lobby(row.id), self.private_thread,
@@ -229,7 +231,8 @@ class Daily(commands.Cog):
         playing = [r for r, res in done if res is None]
         if not any(r.seat_of(viewer) for r, _ in finished):
             return (f"The table of the daily {title} of {day} opens once you have played it: "
-                    f"`/daily game:{game}`. {len(finished)} player(s) have finished it so far.")
+                    f"`/daily game:{game}`. {texts.plural(len(finished), 'player')} "
+                    f"{texts.verb(len(finished), 'has', 'have')} finished it so far.")
         best = best_known([r for r, _ in done])
         head = f"**Daily {title}, {day}** (UTC day), in this server"
         if game == "pack-solitaire":

@@ -151,8 +151,9 @@ def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
 
 
 def rematch_controls(row: GameRow) -> list[list]:
-    """The result post's controls: a Rematch button for the game's players (bot.history)."""
-    return [["rematch", row.id]]
+    """The result post's controls: a Rematch button for the game's players (bot.history);
+    none under a daily puzzle (its deal is the day's, played once: the next is tomorrow's)."""
+    return [] if row.extras.get("daily") else [["rematch", row.id]]
 
 
 def compose(head: str, tail: list[str]) -> str:
@@ -462,8 +463,10 @@ class GameFlow:
         scope = ui.adapter_for(row.game).deadline_scope
         seating = (f"rotated by one from game #{rematch_of}" if rematch_of is not None
                    else "drawn at random")
-        intro = (f"**{title}** begins. The seats, {seating}: "
-                 f"{texts.name_list(row.player_ids, names)}, in this order. "
+        seats = (f"The seats, {seating}: {texts.name_list(row.player_ids, names)}, in this order. "
+                 if len(row.player_ids) > 1 else "")   # (alone: no seats to draw)
+        intro = (f"**{title}** begins" + ("." if seats else f" for {texts.name_list(row.player_ids, names)}.")
+                 + f" {seats}"
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")
                  + ("" if thread_id else " (I could not open a thread, so the game is played here.)"))
@@ -1007,13 +1010,18 @@ class GameFlow:
         outcome = game.outcome(state)
         if outcome.draw:
             head = "🏁 The game ends in a draw"
-        elif not outcome.winners:
-            head = "🏁 The game ends without a winner"
+        elif not outcome.winners:   # (alone, there was nobody to win against)
+            head = "🏁 The game is over" if len(state["players"]) == 1 else "🏁 The game ends without a winner"
         elif game.max_players == 1:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} finished"
         else:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
-        if not explained:
+        if not explained and texts.says_result(outcome.reason, len(state["players"]) == 1):
+            # (not "bob wins (bob wins …)"; alone, who it was when the reason does not say)
+            who = "" if any(p in outcome.reason for p in state["players"]) else \
+                f"{texts.name_list(list(state['players']), names)} "
+            head = f"🏁 {who}{texts.with_names(outcome.reason, names)}"
+        elif not explained:
             head += f" ({texts.with_names(outcome.reason, names)})"
         standings = adapter.standings(game, state, names)
         return f"{head}." + "".join(f" {t}" for t in (standings, notes) if t)

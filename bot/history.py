@@ -84,6 +84,12 @@ class RematchAnswer(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+):(?P<
         await history_cog(interaction).rematch_answered(interaction, self.game_id, self.op)
 
 
+def request_link(row: GameRow) -> str | None:
+    """A jump link to a rematch's request message, when it is known."""
+    where = row.extras.get("request")
+    return f"https://discord.com/channels/{row.guild_id}/{where[0]}/{where[1]}" if where else None
+
+
 def humans(row: GameRow) -> list[str]:
     return [p for p in row.player_ids if not computers.is_computer(p)]
 
@@ -122,6 +128,12 @@ class History(commands.Cog):
             raise UserError(f"Only the players of {texts.game_label(title, old.id)} "
                             f"({texts.name_list(humans(old), old.names)}) can ask for its rematch. "
                             "Start a game of your own with `/play`.")
+        daily = await self.bot.store.daily_of_game(old.id)
+        if daily is not None:
+            raise UserError(f"Game #{old.id} was the daily {title} of {daily['day']}: each day's "
+                            "puzzle is played once, and the next comes at midnight UTC "
+                            f"(`/daily game:{old.game}`). For a new deal of your own now, "
+                            f"`/play game:{old.game}`.")
         if old.status != "finished":
             raise UserError({"active": f"Game #{old.id} is not over yet.",
                              "lobby": f"Game #{old.id} has not started yet."}.get(
@@ -146,18 +158,25 @@ class History(commands.Cog):
                     row = await self.start(row, old)
             await interaction.followup.send(self.request_text(old, row, accepted))
             return
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             self.request_text(old, row, [user]),
             view=self.answer_view(row),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False,
                 users=[discord.Object(int(p)) for p in humans(row) if p != user]))
+        # Where the request is: /abort edits it, and a second ask links to it.
+        message_id = await self.controller.response_message_id(interaction, response)
+        if message_id is not None:
+            await self.bot.store.merge_extras(
+                row.id, {"request": [interaction.channel_id, message_id]}, now=self.bot.now())
 
     def existing_text(self, old: GameRow, row: GameRow) -> str:
         label = f"game #{row.id}"
         if row.status == "lobby":
+            where = request_link(row)
             return (f"The rematch of game #{old.id} is asked for already: {label}, waiting for "
-                    "its players to press **Accept the rematch** under the request.")
+                    "its players to press **Accept the rematch** under the request"
+                    + (f": {where}" if where else "."))
         where = f" in <#{row.thread_id}>" if row.thread_id else ""
         return f"Game #{old.id} has its rematch already: {label}{where}."
 
@@ -166,13 +185,14 @@ class History(commands.Cog):
         return build_view([["rematch-answer", row.id, "accept"], ["rematch-answer", row.id, "decline"]])
 
     def request_text(self, old: GameRow, row: GameRow, accepted: list[str], *,
-                     declined: str | None = None) -> str:
+                     declined: str | None = None, cancelled_by: str | None = None) -> str:
         game = self.flow.game_of(row)
         names = row.names
         asked_by = names.get(str(row.host_id), "?")
+        seats = (f", the seats rotated by one: {texts.name_list(row.player_ids, names)}, in this order"
+                 if len(row.player_ids) > 1 else "")   # (alone: no seats to rotate)
         lines = [f"🔁 **{texts.display(asked_by)}** asks for a rematch of game #{old.id}: "
-                 f"**{texts.game_label(game.title, row.id)}**, same options, a new deal, the seats "
-                 f"rotated by one: {texts.name_list(row.player_ids, names)}, in this order."]
+                 f"**{texts.game_label(game.title, row.id)}**, same options, a new deal{seats}."]
         if declined is not None:
             lines.append(f"❌ **{texts.display(names.get(declined, declined))}** declined: "
                          "there is no rematch.")
@@ -181,7 +201,9 @@ class History(commands.Cog):
             lines.append(f"✅ Everyone has accepted: the game is on{where}." if len(humans(row)) > 1
                          else f"✅ Nobody else to ask: the game is on{where}.")
         elif row.status == "cancelled":
-            lines.append("This rematch was cancelled.")
+            lines.append("🛑 This rematch was cancelled"
+                         + (f" by **{texts.display(names.get(cancelled_by, 'a moderator'))}**"
+                            if cancelled_by else "") + ".")
         else:
             waiting = [p for p in humans(row) if p not in accepted]
             lines.append(f"Accepted by {texts.name_list(accepted, names)}; waiting for "
@@ -191,6 +213,21 @@ class History(commands.Cog):
 
     async def start(self, row: GameRow, old: GameRow) -> GameRow:
         return await self.flow.start(row, self.controller.create_thread, rematch_of=old.id)
+
+    async def rematch_aborted(self, row: GameRow, user_id: int) -> None:
+        """A rematch request cancelled with /abort: its message says so and loses its buttons,
+        as after a decline."""
+        link = await self.bot.store.rematch_of(row.id)
+        where = row.extras.get("request")
+        if link is None or not where:
+            return
+        old = await self.flow.get(link[0])
+        text = self.request_text(old, row, link[1], cancelled_by=str(user_id))
+        try:
+            await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
+                content=text, view=None)
+        except discord.HTTPException as exc:   # the cancel is stored; only the text is stale
+            log.warning("could not update the rematch request of game %s: %s", row.id, exc)
 
     async def rematch_answered(self, interaction: discord.Interaction, new_id: int, op: str) -> None:
         async with self.controller.answering(interaction, new_id):
@@ -242,7 +279,8 @@ class History(commands.Cog):
                              share: float = 1.0) -> list[str]:
         """The player's finished games here, newest first, each with its result, in `share`
         of a message (the rest is for running games)."""
-        rows = await self.bot.store.games_of_user(user_id, guild_id, statuses=("finished",))
+        rows = [r for r in await self.bot.store.games_of_user(
+            user_id, guild_id, statuses=("finished", "cancelled")) if r.state is not None]   # (not lobbies)
         lines: list[str] = []
         size = 0
         for n, row in enumerate(reversed(rows)):
@@ -261,17 +299,24 @@ class History(commands.Cog):
         label = f"**{texts.game_label(game.title, row.id)}**"
         if others:
             label += " with " + ", ".join(texts.display(n) for n in others)
-        if outcome.draw:
-            result = "🤝 a draw"
-        elif me in outcome.winners:
-            result = "🏁 you finished" if game.max_players == 1 else "🏆 you won"
-        elif outcome.winners:
-            result = f"won by {texts.name_list(list(outcome.winners), row.names)}"
-        else:
-            result = "no winner"
-        reason = texts.with_names(texts.defuse(outcome.reason), row.names)
         link = f" <#{row.thread_id or row.channel_id}>"
-        return f"{label}: {result} ({reason}), ended {texts.timestamp(row.updated_at)}.{link}"
+        if row.status == "cancelled" or outcome is None:
+            return f"{label}: 🛑 aborted, without a result, ended {texts.timestamp(row.updated_at)}.{link}"
+        solo = len(row.player_ids) == 1
+        reason = texts.with_names(texts.defuse(outcome.reason), row.names)
+        icon = ("🏁 " if solo else "🤝 " if outcome.draw else
+                "🏆 " if me in outcome.winners else "")
+        if texts.says_result(outcome.reason, solo):
+            result = f"{icon}{reason}"
+        elif outcome.draw:
+            result = f"{icon}a draw ({reason})"
+        elif me in outcome.winners:
+            result = f"{icon}you won ({reason})"
+        elif outcome.winners:
+            result = f"won by {texts.name_list(list(outcome.winners), row.names)} ({reason})"
+        else:
+            result = f"no winner ({reason})"
+        return f"{label}: {result}, ended {texts.timestamp(row.updated_at)}.{link}"
 
     # ---- /record and /replay -----------------------------------------------------------------
 
@@ -306,10 +351,12 @@ class History(commands.Cog):
         names = row.names
         plain = [records._plain(names.get(p, p)) for p in outcome.winners]
         reason = records.plain_names(outcome.reason, names)
+        if texts.says_result(outcome.reason, len(row.player_ids) == 1):
+            return reason
         if outcome.draw:
             return f"a draw ({reason})"
         if plain:
-            return f"{' and '.join(plain)} {'finished' if game.max_players == 1 else 'won'} ({reason})"
+            return f"{' and '.join(plain)} won ({reason})"
         return f"no winner ({reason})"
 
     @app_commands.command(name="record", description="A game's record as a file: every move, who made it and when")
@@ -335,11 +382,14 @@ class History(commands.Cog):
                                            result=result, where=where)
                 filename = f"{row.game}-{row.id}.txt"
             hidden = sum(not e.shown for e in hist.entries)
-            summary = (f"The record of **{texts.game_label(g.title, row.id)}**: {len(hist.entries)} moves"
+            summary = (f"The record of **{texts.game_label(g.title, row.id)}**: "
+                       + texts.plural(len(hist.entries), "move")
                        + (", finished." if row.status == "finished" else
                           ", aborted." if row.status == "cancelled" else " so far.")
-                       + (f" {hidden} secret or private {'move is' if hidden == 1 else 'moves are'} "
-                          "not shown: they were not revealed." if hidden else ""))
+                       + (f" {texts.plural(hidden, 'secret or private move')} "
+                          f"{texts.verb(hidden, 'is', 'are')} not shown: "
+                          f"{texts.verb(hidden, 'it was', 'they were')} not revealed"
+                          + (" yet." if row.status == "active" else ".") if hidden else ""))
             await interaction.followup.send(
                 summary, file=discord.File(io.BytesIO(text.encode()), filename=filename),
                 ephemeral=not share)
@@ -382,13 +432,15 @@ class History(commands.Cog):
     async def any_game(self, interaction: discord.Interaction, current: str):
         """Suggestions for game: the caller's games here, newest first, finished ones too."""
         rows = await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id,
-                                                  statuses=("active", "finished"))
+                                                  statuses=("active", "finished", "cancelled"))
         choices = []
         for row in reversed(rows):
+            if row.state is None:   # (a lobby cancelled before it started: no moves)
+                continue
             g = self.flow.game_of(row)
             others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
             label = f"#{row.id} {g.title}" + (f" with {', '.join(others)}" if others else "") \
-                + (" (finished)" if row.status == "finished" else "")
+                + {"finished": " (finished)", "cancelled": " (aborted)"}.get(row.status, "")
             if current and current.lower() not in label.lower():
                 continue
             choices.append(app_commands.Choice(name=label[:100], value=row.id))

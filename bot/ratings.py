@@ -154,14 +154,10 @@ def trend(history: list[tuple[float, float]], games: int) -> str:
     return f"{text} {spark}" if spark else text
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def record(r: PlayerRating) -> str:
-    parts = [plural(r.games, "game"), plural(r.wins, "win")]
+    parts = [texts.plural(r.games, "game"), texts.plural(r.wins, "win")]
     if r.draws:
-        parts.append(plural(r.draws, "draw"))
+        parts.append(texts.plural(r.draws, "draw"))
     return ", ".join(parts)
 
 
@@ -202,10 +198,10 @@ class Ratings(commands.Cog):
             title = engine.get_game(game).title
             table = table_order(await self.bot.store.ratings_of_game(interaction.guild_id, game))
             if not table:
-                raise UserError(f"Nobody has a {title} rating in this server yet: ratings come "
+                raise UserError(f"Nobody has a rating for {title} in this server yet: ratings come "
                                 "from finished games between people (no computer players).")
             lines = [f"🏆 **{title}** in this server: the top {min(TOP, len(table))} of "
-                     f"{plural(len(table), 'rated player')}"]
+                     f"{texts.plural(len(table), 'rated player')}"]
             for place, r in table[:TOP]:
                 lines.append(f"{place}. **{texts.display(r.name)}**: **{shown(r.mu, r.sigma)}** "
                              f"({record(r)})")

@@ -63,6 +63,42 @@ def name_list(ids, names: dict[str, str]) -> str:
     return ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
+# ---- counts and articles: every count or article in the bot's words comes from here ------
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """The count with its noun: '1 move', '0 moves', '2 moves' (`many` for an irregular
+    plural: plural(2, 'match', 'matches'))."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def verb(count: int, one: str, many: str) -> str:
+    """The verb that agrees with a count: verb(1, 'is', 'are') -> 'is'."""
+    return one if count == 1 else many
+
+
+_OWN_ARTICLE = re.compile(r"(?:a|an|the)\s", re.I)
+
+
+def a_or_an(phrase: str) -> str:
+    """The phrase with the indefinite article it takes: 'a move', 'an ace', 'an 8-day
+    deadline'. A title that starts with an article of its own keeps only that one
+    ('A Game Played by Galaxies'): say 'a rating for {title}' rather than 'a {title}
+    rating' where a game's title goes."""
+    if _OWN_ARTICLE.match(phrase):
+        return phrase
+    article = "an" if re.match(r"(?!uni|use|usu|eu|one\b|once)[aeiou]|8|11\b|18\b|hour|honou?r",
+                               phrase, re.I) else "a"
+    return f"{article} {phrase}"
+
+
+def says_result(reason: str, solo: bool) -> bool:
+    """Whether a game's reason for its result says the result itself ("bob wins with 6
+    trophies", "draw agreed", alone "finished with 42 points"): then it is told alone, not
+    after "won by bob" ("won by bob (bob wins with 6 trophies)")."""
+    return solo or " wins" in reason or "draw" in reason
+
+
 def mention(player: str) -> str:
     return f"<@{player}>"
 
@@ -78,12 +114,10 @@ def between(names: dict[str, str]) -> str:
 def duration(seconds: float) -> str:
     seconds = int(seconds)
     if seconds % 86400 == 0:
-        days = seconds // 86400
-        return f"{days} day" + ("s" if days != 1 else "")
+        return plural(seconds // 86400, "day")
     if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return f"{hours} hour" + ("s" if hours != 1 else "")
-    return f"{seconds // 60} minutes"
+        return plural(seconds // 3600, "hour")
+    return plural(seconds // 60, "minute")
 
 
 def timestamp(at: float, style: str = "R") -> str:

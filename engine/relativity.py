@@ -65,7 +65,9 @@ TIME_PARTNER_VALUES = {
 @dataclass(frozen=True, eq=False)
 class Swap:
     """Swap the coins on two cells. Equal regardless of order; str() is the canonical PPN
-    notation with the cells sorted, e.g. `d3#e3`. The cells keep the order they were played."""
+    notation with the cells sorted, e.g. `d3#e3`. The cells keep the order they were typed
+    (for error messages); applied, a swap is its sorted cells, so equal swaps give equal
+    states (a game replayed from its records is the game that was played)."""
 
     first: str
     second: str
@@ -355,14 +357,15 @@ class Relativity(Game):
     def _apply(self, s, player, action, rng):
         data = s["data"]
         role = data["turn"]
-        a, b = CELL_INDEX[action.first], CELL_INDEX[action.second]
+        first, second = action.cells
+        a, b = CELL_INDEX[first], CELL_INDEX[second]
         coins = list(data["coins"])
-        self._log(s, f"{player} ({ROLE_NAME[role]}) swapped {action.first} "
-                     f"({value_name(coins[a])}) and {action.second} ({value_name(coins[b])}).",
-                  event="swap", player=player, role=role, cells=[action.first, action.second])
+        self._log(s, f"{player} ({ROLE_NAME[role]}) swapped {first} "
+                     f"({value_name(coins[a])}) and {second} ({value_name(coins[b])}).",
+                  event="swap", player=player, role=role, cells=[first, second])
         coins[a], coins[b] = coins[b], coins[a]
         data["coins"] = "".join(coins)
-        data["last_swap"] = [action.first, action.second]
+        data["last_swap"] = [first, second]
         data["turn"] = "time" if role == "space" else "space"
         self._claim_molecules(s, player)
         self._end_round_or_game(s)
@@ -450,7 +453,7 @@ class Relativity(Game):
         # A round that closed with five trophies won leaves its last trophy set aside, unscored.
         set_aside = {}
         for r in ROUNDS:
-            unclaimed = [v for v, p in data["trophies"][r].items() if p is None]
+            unclaimed = [v for v in VALUES if data["trophies"][r][v] is None]
             closed = data["round"] == "day" if r == "night" else data["end"] is not None
             set_aside[r] = unclaimed if closed and len(unclaimed) <= 6 - ROUND_TROPHIES else []
         return {
@@ -463,7 +466,9 @@ class Relativity(Game):
             # The swap was made by the role that is not to move now.
             "last_swap_role": (("time" if data["turn"] == "space" else "space")
                                if data["last_swap"] else None),
-            "trophies": {r: dict(data["trophies"][r]) for r in ROUNDS},
+            # In the order of the values, not of the state's keys (a stored state has them
+            # sorted): a board drawn live and its replay hold the trophies alike.
+            "trophies": {r: {v: data["trophies"][r][v] for v in VALUES} for r in ROUNDS},
             "trophy_counts": self._trophy_counts(state),
             "set_aside": set_aside,
             "molecules": [

@@ -387,7 +387,7 @@ async def test_forget_guild_deletes_that_servers_games_and_nothing_else(tmp_path
     await store.close()
     done = run_cli(tmp_path, "forget-guild", "1", PIECEPACK_DB=str(path))
     assert done.returncode == 0, done.stderr
-    assert "Deleted 2 game(s)" in done.stdout
+    assert "Deleted 2 games of server" in done.stdout
     assert [g[1] for g in games_in(path)] == [2]
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT user_id FROM seats").fetchall() == [(20,)]

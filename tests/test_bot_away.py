@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.away import ALLOWANCE_DAYS, month_bounds
+from bot.away import ALLOWANCE_DAYS, month_bounds, span
 from tests.botkit import (FakeClock, command, drawn, fake, last_board_post, open_game,  # noqa: F401
                           press, running_bot, said, settle)
 
@@ -300,3 +300,20 @@ async def test_a_game_found_running_while_a_player_it_waits_for_is_away_stops_wh
         await settle(bot)
         assert (await bot.store.get_game(row.id)).status == "finished"
         assert len(reminders(fake, alice)) == 1
+
+
+async def test_time_left_is_told_to_the_nearest_hour_and_may_be_taken_as_told(fake, people, tmp_path):
+    """(issue 21.13) Back after one second: 14 days left, not "13 days and 23 hours"; and the
+    14 days told may be taken."""
+    alice, _ = people
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        await command(fake, alice, "away", {"days": 1})
+        clock.advance(1)
+        back = said(await command(fake, alice, "away", {"days": 0}))
+        assert "Time away left this month: 14 days." in back, back
+        assert "Time away left this month: 14 days" in said(await command(fake, alice, "away"))
+        res = said(await command(fake, alice, "away", {"days": 14}))
+        assert "You are away until" in res and "more time away" not in res
+    assert [span(s) for s in (14 * DAY - 1, 13 * DAY + 5 * 3600 + 1799, DAY + 1800, 3600, 1799, 59)] == \
+        ["14 days", "13 days and 5 hours", "1 day and 1 hour", "1 hour", "less than an hour", "no time"]

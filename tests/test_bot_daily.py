@@ -236,3 +236,25 @@ async def test_two_daily_commands_at_once_open_one_game(fake, drawn, solver, tmp
         assert sum("private thread" in a and "is in <#" in a for a in answers) == 1
         assert all(f"<#{rows[0].thread_id}>" in a or "already" in a for a in answers)
         assert len(fake.threads) == 1
+
+
+async def test_a_daily_offers_no_rematch(fake, drawn, tmp_path):
+    """(issue 21.14) A daily's deal is the day's, played once: no Rematch button under its
+    result, and `/play rematch:` of it points at tomorrow's daily or an ordinary game."""
+    alice = fake.add_user("alice")
+    clock = FakeClock(NOON)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        _, row = await daily(fake, bot, alice, "byop1")
+        view = BYOP1.view(BYOP1.from_json(row.state), str(alice))
+        moves = solve(view["board"]["tiles"], view["targets"]["rows"], view["targets"]["columns"])
+        thread = str(row.thread_id)
+        await command(fake, alice, "move", {"move": moves}, channel=thread)
+        await command(fake, alice, "move", {"move": "done"}, channel=thread)
+        await settle(bot)
+        assert (await bot.store.get_game(row.id)).status == "finished"
+        buttons = [c for m in fake.messages(thread) for c in m.custom_ids()]
+        assert not [c for c in buttons if c.startswith("pp:rematch")], buttons
+
+        refused = said(await command(fake, alice, "play", {"rematch": row.id}))
+        assert "daily" in refused and "/daily game:byop1" in refused and "/play game:byop1" in refused
+        assert [r.id for r in await bot.store.games_of_user(int(alice), statuses=("lobby", "active"))] == []

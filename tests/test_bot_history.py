@@ -16,7 +16,8 @@ import engine
 import render
 from bot import records
 from engine.piecepack import value_name
-from tests.botkit import command, fake, open_game, press, running_bot, said, settle  # noqa: F401
+from tests.botkit import (command, fake, last_board_post, open_game, press, running_bot, said,  # noqa: F401
+                          settle)
 from tests.test_relativity import read_ppn
 
 REL = engine.get_game("relativity")
@@ -139,9 +140,14 @@ async def test_a_solo_rematch_starts_at_once_with_a_new_deal(fake, tmp_path):
         await command(fake, alice, "resign", channel=str(old.thread_id))
         await settle(bot)
         result = fake.messages(old.thread_id)[-1]
+        assert "🏁 The game is over" in result.content and "winner" not in result.content   # (alone)
         res = await press(fake, alice, f"pp:rematch:{old.id}", message_id=result.id)
         assert "the game is on" in res.text
+        assert "rotated" not in res.text and "in this order" not in res.text   # (alone: no seats)
         (new,) = await bot.store.games_of_user(int(alice), statuses=("active",))
+        await settle(bot)
+        first = fake.messages(new.thread_id)[0].content
+        assert f"**BYOP1 #{new.id}** begins for **alice**." in first and "seats" not in first
         assert new.id != old.id and new.thread_id
         assert (await start_event(bot, new.id))["seed"] == 32   # a new deal
         assert json.loads(new.state)["data"] != json.loads(old.state)["data"]
@@ -162,6 +168,21 @@ async def test_games_finished_shows_the_result(fake, tmp_path):
         assert "resigned" in finished and f"Relativity #{running.id}**" not in finished
         everything = said(await command(fake, alice, "games", {"status": "all"}))
         assert f"Relativity #{running.id}**" in everything and f"Relativity #{old.id}** with bob: 🏆 you won" in everything
+
+
+async def test_games_finished_and_all_list_aborted_games_marked_so(fake, tmp_path):
+    """(issue 21.15) An aborted game is in `/games status:finished` and `status:all`, marked
+    aborted; a lobby cancelled before it started is not (it has no game to look back at)."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[61, 62]) as bot:
+        aborted, thread = await open_game(fake, bot, alice, bob)
+        await command(fake, alice, "abort", channel=thread)
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, alice, lobby.button("Cancel"), message_id=lobby.id)
+        for status in ("finished", "all"):
+            listed = said(await command(fake, alice, "games", {"status": status}))
+            assert f"Relativity #{aborted.id}** with bob: 🛑 aborted, without a result" in listed
+            assert "Global Warming" not in listed
 
 
 # --------------------------------------------------------------------------- /record
@@ -436,3 +457,104 @@ async def test_a_rematch_survives_a_restart_even_between_the_last_accept_and_the
         started = await bot.store.get_game(new_id)
         assert started.status == "active" and started.player_ids == [bob, alice]
         assert "Everyone has accepted" in fake.message(request.id).content
+
+
+async def test_replay_draws_each_board_as_the_thread_showed_it(fake, tmp_path, fixture_deal, svgs):
+    """After every move, /replay of that move draws the very board the thread showed then
+    (issue 21.11: trophies held beside an ace or a null were drawn in another order)."""
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    _, fixture_moves = read_ppn(FIXTURE)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=5) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        mover = {"S": alice, "T": bob}
+        moves = [(mover[side], swap) for _, side, swap, _ in fixture_moves] + [(bob, "a1#a2")]
+
+        async def replayed(number):
+            res = await command(fake, carol, "replay", {"game": row.id, "move": number})
+            (message,) = [m for m in res.messages if m.attachments]
+            return svgs[message.attachments[0][1]]
+
+        def live():
+            return svgs[last_board_post(fake, thread).attachments[0][1]]
+
+        assert await replayed(0) == live()
+        for number, (who, swap) in enumerate(moves, 1):
+            await command(fake, who, "move", {"move": swap}, channel=thread)
+            await settle(bot)
+            assert await replayed(number) == live(), f"move {number}"
+        final = REL.view(REL.from_json((await bot.store.get_game(row.id)).state), None)
+        held = {v for v, p in final["trophies"]["night"].items() if p == bob}
+        assert held == {"2", "3", "a"}   # an ace beside numbers: what the issue saw
+
+
+async def test_a_rematch_request_aborted_says_so_and_a_second_ask_links_to_it(fake, tmp_path):
+    """(issue 21.12 and 21.15) /abort of a rematch request edits the request like a decline
+    does; asking again while it is pending links to the request."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[51, 52]) as bot:
+        old, thread = await finished_relativity(fake, bot, alice, bob)
+        result = fake.messages(thread)[-1]
+        request = (await press(fake, bob, f"pp:rematch:{old.id}", message_id=result.id)).messages[-1]
+        new_id = int(request.custom_ids()[0].split(":")[2])
+
+        again = said(await command(fake, alice, "play", {"rematch": old.id}, channel=thread))
+        guild = (await bot.store.get_game(old.id)).guild_id
+        assert f"https://discord.com/channels/{guild}/{thread}/{request.id}" in again
+
+        refused = said(await command(fake, alice, "abort", {"game": new_id}, channel=thread))
+        assert "Only the host" in refused and fake.message(request.id).custom_ids()
+        res = await command(fake, bob, "abort", {"game": new_id}, channel=thread)
+        assert f"Game #{new_id} was cancelled" in said(res)
+        assert (await bot.store.get_game(new_id)).status == "cancelled"
+        text = fake.message(request.id).content
+        assert "cancelled by **bob**" in text and "waiting for" not in text
+        assert fake.message(request.id).custom_ids() == []
+
+
+async def test_results_and_counts_read_as_english(fake, tmp_path, fixture_deal, svgs):
+    """(issue 21.13) "1 move", not "1 moves"; a reason that names the winner is not told after
+    "won by bob" again; a hidden move is an "it"."""
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    _, fixture_moves = read_ppn(FIXTURE)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=[5, 6]) as bot:
+        row, thread = await open_game(fake, bot, alice, bob)
+        await command(fake, alice, "move", {"move": fixture_moves[0][2]}, channel=thread)
+        assert "**Relativity #1**: 1 move so far." in (await record_of(fake, carol, row.id))[2]
+        mover = {"S": alice, "T": bob}
+        for _, side, swap, _ in fixture_moves[1:]:
+            await command(fake, mover[side], "move", {"move": swap}, channel=thread)
+        for who, swap in ((bob, "a1#b1"), (alice, "a1#b2"), (bob, "c1#d1")):   # Day: bob's molecules
+            await command(fake, who, "move", {"move": swap}, channel=thread)
+        await settle(bot)
+        assert (await bot.store.get_game(row.id)).status == "finished"
+        lost = said(await command(fake, alice, "games", {"status": "finished"}))
+        assert f"Relativity #{row.id}** with bob: **bob** wins with 7 trophies, ended" in lost, lost
+        won = said(await command(fake, bob, "games", {"status": "finished"}))
+        assert f"with alice: 🏆 **bob** wins with 7 trophies, ended" in won, won
+        _, text, summary = await record_of(fake, carol, row.id)
+        assert "Result: bob wins with 7 trophies" in text and "won" not in text
+        assert "**Relativity #1**: 27 moves, finished." in summary
+
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        (gw,) = await bot.store.games_of_user(int(alice), statuses=("active",))
+        await command(fake, alice, "move", {"move": "4"}, channel=str(gw.thread_id))
+        _, _, summary = await record_of(fake, carol, gw.id)
+        assert "1 move so far. 1 secret or private move is not shown: it was not revealed yet." in summary
+
+        refused = said(await command(fake, alice, "leaderboard", {"game": "galaxies"}))
+        assert "Nobody has a rating for A Game Played by Galaxies in this server yet" in refused
+
+
+def test_one_helper_makes_counts_and_articles():
+    from bot import texts
+    assert [texts.plural(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    assert texts.plural(3, "match", "matches") == "3 matches"
+    assert [texts.verb(n, "is", "are") for n in (1, 2)] == ["is", "are"]
+    assert [texts.a_or_an(w) for w in ("move", "ace", "hour", "unit", "8-day deadline")] == \
+        ["a move", "an ace", "an hour", "a unit", "an 8-day deadline"]
+    assert texts.a_or_an("A Game Played by Galaxies") == "A Game Played by Galaxies"
+    assert texts.a_or_an("Relativity game") == "a Relativity game"
+    assert [texts.duration(s) for s in (60, 120, 3600, 86400, 3 * 86400)] == \
+        ["1 minute", "2 minutes", "1 hour", "1 day", "3 days"]

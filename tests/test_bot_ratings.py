@@ -110,7 +110,7 @@ async def test_ratings_follow_openskill_over_several_games_and_a_restart(fake, d
         refused = await command(fake, alice, "stats", {})
         assert "no rating in this server yet" in said(refused)
         refused = await command(fake, alice, "leaderboard", {"game": "relativity"})
-        assert "Nobody has a Relativity rating" in said(refused)
+        assert "Nobody has a rating for Relativity" in said(refused)
 
         # 1. Relativity: bob resigns, twice at the same moment: one counts, once.
         row, thread = await open_game(fake, bot, alice, bob)
