@@ -1081,7 +1081,8 @@ class GameFlow:
             "fallback": {
                 "content": (f"{reminder} " if reminder else "")
                            + f"{texts.mention(player)}, I cannot send you direct messages: press "
-                             "**Open my private controls** to see your choices here, privately.",
+                             "**Open my private controls** to see your "
+                           + ("board" if prompt.kind == "private" else "choices") + " here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
                 "mentions": [player],
             },

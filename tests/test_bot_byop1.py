@@ -90,7 +90,7 @@ async def test_a_three_player_race_by_buttons_and_move_with_a_closed_dm(fake, dr
         assert "Round 1 of 1" in status.content and status.custom_ids() == [f"pp:mine:{table.game_id}"]
         assert f"<@{alice}>" in status.content and f"<@{bob}>" in status.content
         assert any(f"<@{carol}>" in m.content and "cannot send you direct messages" in m.content
-                   for m in posts)
+                   and "to see your board here" in m.content for m in posts)
         for user in (alice, bob):
             (dm,) = fake.dms(user)
             assert rendered[dm.attachments[0][1]]["viewer"] == str(user)
@@ -413,7 +413,7 @@ async def test_each_dm_board_ends_saying_how_the_round_ended_for_that_player(fak
         for user, words in expected.items():
             final = fake.message(dms[user].id)
             assert "Round 1 of 2 is over: " + words in final.content, final.content
-            assert "Round 2 of 2 comes in a new message." in final.content
+            assert "Round 2 of 2 has begun, on a new board." in final.content
             assert "press **Done**" not in final.content and final.custom_ids() == []
             view = shown(rendered, final)
             assert view["viewer"] == str(user) and view["round"] == 1

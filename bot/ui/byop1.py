@@ -134,7 +134,7 @@ class Byop1Adapter(Adapter):
         if game.outcome(state) is not None:
             after = "See the result in the thread."
         elif player in view["round_players"]:
-            after = f"{round_name(view)} comes in a new message."
+            after = f"{round_name(view)} has begun, on a new board."
         else:
             after = "See the thread."
         if solo(view):
