@@ -870,7 +870,9 @@ class GameFlow:
             # Someone finished (or left): the round's status post says so.
             deadline_at = status_post.payload.get("deadline_at") if status_post else None
             for player in live_dms:
-                if player not in playing and player != actor:
+                if player not in playing and (player != actor or kind != "move"):
+                    # (a mover's own board message follows the move, above; one who left
+                    # loses its controls)
                     notices += strip(live_dms[player], closed_note(live_dms[player]))
             content = compose("\n".join(adapter.board_status(game, new, names)),
                               self.turn_lines(row, game, old, new, names, deadline_at, fresh=set()))
@@ -916,10 +918,8 @@ class GameFlow:
         adapter = ui.adapter_for(row.game)
         title = texts.game_label(game.title, row.id)
         where = f" in <#{row.thread_id}>" if row.thread_id else ""
-        final = None
-        if of_round is not None and (adapter.private_round(game, state) != of_round
-                                     or game.outcome(state) is not None):
-            final = adapter.private_final(game, state, player, names)
+        final = None if of_round is None else adapter.private_final(game, state, player, names,
+                                                                    of_round)
         if final is not None:
             text, view = final
             return {"content": texts.clip(f"**{title}**{where}: {texts.with_names(text, names)}"),
@@ -940,7 +940,8 @@ class GameFlow:
         of_round = adapter.private_round(game, old)
         notices: list[Notice] = []
         for player, item in live_dms.items():
-            if (adapter.private_final(game, new, player, names) is None or player in row.dms_closed
+            if (adapter.private_final(game, new, player, names, of_round) is None
+                    or player in row.dms_closed
                     or (item.failed and item.edit_of is None)):
                 # (no board of this round: the player sat it out or left, or has no DM)
                 notices += strip(item, closed_note(item))

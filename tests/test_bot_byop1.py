@@ -489,6 +489,23 @@ async def test_an_aborted_games_dm_board_says_its_board_is_closed(fake, drawn, t
         assert closed.content.endswith("*(Closed: play on this board is over; see the thread.)*")
         assert "choice" not in closed.content
 
+        # A game ended by a resignation in its second round: that round's boards were never
+        # finished (the first round's result is not theirs to show); the resigner's closes too.
+        table = await start(fake, bot, alice, [bob], options="rounds=2")
+        plan = await table.solution(alice)
+        await command(fake, alice, "move", {"move": plan}, channel=table.thread)
+        await command(fake, alice, "move", {"move": "done"}, channel=table.thread)
+        await settle(bot)
+        assert (await table.state())["data"]["round"] == 2
+        dms = {u: table.board_message(u) for u in (alice, bob)}
+        await command(fake, bob, "resign", channel=table.thread)
+        await settle(bot)
+        assert GAME.outcome(await table.state()).winners == (str(alice),)
+        for user in (alice, bob):
+            closed = fake.message(dms[user].id)
+            assert closed.custom_ids() == [] and "Round 2 of 2 · 0 slides" in closed.content
+            assert closed.content.endswith("*(Closed: play on this board is over; see the thread.)*")
+
 
 async def test_slide_counts_stay_secret_until_the_round_is_over(fake, drawn, tmp_path):
     """Under ranking=slides a finished player's count is the number to beat: during the round

@@ -115,10 +115,12 @@ class Adapter:
         prompt = game.prompt(state, player)
         return prompt.text if prompt else "Your board is done for now; see the thread."
 
-    def private_final(self, game, state, player: str, names: Mapping[str, str]) -> tuple[str, dict] | None:
-        """How the round last over went for `player`: the text of their private board message
-        of that round, and the view to draw (their board's last position); None when they were
-        not in it (the message then just loses its controls)."""
+    def private_final(self, game, state, player: str, names: Mapping[str, str],
+                      round_) -> tuple[str, dict] | None:
+        """How the round `round_` (a `private_round` value) went for `player`, once it is over:
+        the text of their private board message of that round, and the view to draw (their
+        board's last position); None while it is not over, or when they were not in it (the
+        message then just loses its controls)."""
         return None
 
     def board_status(self, game, state, names: Mapping[str, str]) -> list[str]:

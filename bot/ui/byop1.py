@@ -108,10 +108,12 @@ class Byop1Adapter(Adapter):
         return (f"{what} · {slides}. Each button slides the tile it names into the hole "
                 f"(or type `/move UULDR`); press **Done** when your board is correct.{hint}")
 
-    def private_final(self, game, state, player, names):
-        """How the round last over went for `player`, with their board's last position."""
+    def private_final(self, game, state, player, names, round_):
+        """How the round `round_` went for `player`, with their board's last position."""
         view = game.view(state, player)
-        last = view["history"][-1] if view["history"] else None
+        # (round numbers count playoffs on: one entry at most)
+        last = next((h for h in view["history"] if [h["round"], h["playoff"]] == list(round_)),
+                    None)
         result = last["results"].get(player) if last else None
         if result is None:
             return None
