@@ -278,12 +278,12 @@ class Byop1Adapter(Adapter):
     def result_notes(self, game, state, names, extras):
         """Alone: the time (`seconds`, kept by the flow), and for a solved board how it compares
         with the solver's slides on the deal and with the player's earlier solo games here."""
-        mine = extras.get("solo")
-        if not mine:
+        if not solo(game.view(state, None)):
             return ""
         seconds = extras.get("seconds")
         parts = [f"⏱️ Time: {clock(seconds)}."] if seconds is not None else []
-        if not mine["solved"]:
+        mine = extras.get("solo")
+        if not mine or not mine["solved"]:
             return " ".join(parts)
         slides = mine["slides"]
         bot = extras.get("solver_slides")
