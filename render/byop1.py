@@ -134,7 +134,7 @@ def _own_board(view: dict, names: dict) -> str:
     placed = sum(1 for i, ok in enumerate(board["in_place"]) if ok and i < 20)
     y = TOP + 5 * CELL + 24
     line, colour = _status_line(view, board, placed)
-    parts.append(text(10, y, fit(line, 40), 17, bold=True, anchor="start", fill=colour,
+    parts.append(text(10, y, fit(line, 46), 17, bold=True, anchor="start", fill=colour,
                       class_="status"))
     for k, note in enumerate(notes):
         parts.append(text(10, y + 24 * (k + 1), note, NOTE, anchor="start", fill=SOFT,
