@@ -40,10 +40,6 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def solo(view) -> bool:
     return len(view["players"]) == 1
 
@@ -94,7 +90,7 @@ class Byop1Adapter(Adapter):
         if board is None:   # the game is over (or this player sits out a playoff)
             return "The game is over: see the result in the thread." if game.outcome(state) \
                 else f"{what}: you are not playing this one; see the thread."
-        slides = plural(board["slides"], "slide")
+        slides = f"{board['slides']} slide{'' if board['slides'] == 1 else 's'}"
         if board["status"] == "correct":
             correct = [f["player"] for f in own["finished"] if f["status"] == "correct"]
             call = f" (the {ordinal(correct.index(player) + 1)} correct call)" \
@@ -131,8 +127,8 @@ class Byop1Adapter(Adapter):
                  "solving": [], "board": board,
                  "finished": [{"player": p, "status": last["results"][p]["status"],
                                "call": last["results"][p]["call"]} for p in called]}
-        what, slides, status = round_name(view, last), plural(result["slides"], "slide"), \
-            result["status"]
+        what, status = round_name(view, last), result["status"]
+        slides = f"{result['slides']} slide{'' if result['slides'] == 1 else 's'}"
         if game.outcome(state) is not None:
             after = "See the result in the thread."
         elif player in view["round_players"]:
@@ -149,7 +145,7 @@ class Byop1Adapter(Adapter):
             else:
                 how = f"**not finished** in time ({slides})."
             return f"{what}: {how} {after}", shown
-        points = f"**+{plural(result['points'], 'point')}**"
+        points = f"**+{result['points']} point{'' if result['points'] == 1 else 's'}**"
         if status == "correct":
             by = " by fewest slides" if view["ranking"] == "slides" else ""
             how = f"your board was **correct** in {slides}: {ordinal(result['rank'])}{by}, {points}."
@@ -291,16 +287,18 @@ class Byop1Adapter(Adapter):
             gap = slides - bot
             tail = (f": you needed {-gap} fewer!" if gap < 0 else ": just as many as you."
                     if gap == 0 else f", {gap} fewer than you.")
-            parts.append(f"🤖 My own method solves this deal in {plural(bot, 'slide')}{tail}")
+            parts.append(f"🤖 My own method solves this deal in {bot} slide{'' if bot == 1 else 's'}"
+                         f"{tail}")
         if "history" in extras:
             earlier = [e for e in extras["history"] if (e.get("solo") or {}).get("solved")
                        and e["solo"]["rounds"] == mine["rounds"]]
             if not earlier:
                 parts.append("Your first solved puzzle in this server.")
             else:
-                fewest = min(e["solo"]["slides"] for e in earlier)
-                best = [f"{plural(min(fewest, slides), 'slide')}"
-                        + (" (a new record!)" if slides < fewest else "")]
+                before = min(e["solo"]["slides"] for e in earlier)
+                fewest = min(before, slides)
+                best = [f"{fewest} slide{'' if fewest == 1 else 's'}"
+                        + (" (a new record!)" if slides < before else "")]
                 times = [e["seconds"] for e in earlier if e.get("seconds") is not None]
                 if times and seconds is not None:
                     best.append(f"{clock(min(min(times), seconds))}"
