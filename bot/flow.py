@@ -819,7 +819,7 @@ class GameFlow:
           player, with the board's last position (see `private_payload`).
         - The thread keeps one status post per round (tag "board"), edited as players finish.
         - A new round (adapter.private_round changes): the round's result image, a new status
-          post, new DMs (the old ones lose their controls), and the deadline restarts."""
+          post, new DMs (the old ones show how the round ended), and the deadline restarts."""
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
