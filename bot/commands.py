@@ -353,7 +353,7 @@ class Controller(commands.Cog):
             done = await self.flow.act(row.id, interaction.user.id, "move", move)
             if done.private:   # answered with the player's own board, and its controls
                 await self.send_board(interaction, done.row, g, done.state, player,
-                                      header=done.message)
+                                      header=done.message, of_round=done.of_round)
                 return
             await interaction.followup.send(done.message, ephemeral=True)
 
@@ -440,18 +440,18 @@ class Controller(commands.Cog):
                 ["pb", game_id, st, "~", "No, go back", "secondary"]]
 
     async def board_parts(self, row, game, state, player: str, header: str = "",
-                          specs: list[list] | None = None) -> dict:
+                          specs: list[list] | None = None, of_round=None) -> dict:
         """The parts of a player's private board message: text, own board image, controls
-        (`specs`, else the player's current ones)."""
-        payload = self.flow.private_payload(row, game, state, player, row.names)
+        (`specs`, else the player's current ones); `of_round`: see flow.private_payload."""
+        payload = self.flow.private_payload(row, game, state, player, row.names, of_round=of_round)
         files = await self.board_files(payload["board"]["view"], names=row.names)
         view = build_view(payload["controls"] if specs is None else specs)
         text = texts.clip((f"{header}\n" if header else "") + payload["content"])
         return {"content": text, "attachments": files, "view": view}
 
     async def send_board(self, interaction, row, game, state, player: str, header: str = "",
-                         specs: list[list] | None = None) -> None:
-        parts = await self.board_parts(row, game, state, player, header, specs)
+                         specs: list[list] | None = None, of_round=None) -> None:
+        parts = await self.board_parts(row, game, state, player, header, specs, of_round)
         await interaction.followup.send(parts["content"], files=parts["attachments"],
                                         view=parts["view"] or discord.utils.MISSING, ephemeral=True)
 
@@ -466,7 +466,7 @@ class Controller(commands.Cog):
             game, state, player = self.flow.game_of(row), self.flow.state_of(row), str(interaction.user.id)
             if player not in game.to_act(state):
                 raise UserError("Your board is done for now; see the game's thread.")
-            header, specs = "", None
+            header, specs, of_round = "", None, None
             confirmed = action.startswith("!")
             move = action[1:] if confirmed else action
             if move == "~":
@@ -489,8 +489,8 @@ class Controller(commands.Cog):
                         row = await self.flow.get_running(game_id)
                         state = self.flow.state_of(row)
                     else:
-                        row, state = done.row, done.state
-            parts = await self.board_parts(row, game, state, player, header, specs)
+                        row, state, of_round = done.row, done.state, done.of_round
+            parts = await self.board_parts(row, game, state, player, header, specs, of_round)
             await interaction.response.edit_message(content=parts["content"],
                                                     attachments=parts["attachments"],
                                                     view=parts["view"])

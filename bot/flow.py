@@ -83,6 +83,7 @@ class Done:
     row: GameRow
     state: Mapping
     private: bool = False   # a move on the player's own private board
+    of_round: object = None  # (private) the round of private boards the move was made in
 
 
 OPTION_KEY = re.compile(r"(?:^|(?<=[\s;,]))([A-Za-z_][\w-]*)\s*=\s*")
@@ -134,6 +135,7 @@ def public_part(view: Mapping) -> dict:
 
 
 CLOSED = "*(Closed: this choice is over; see the thread.)*"
+CLOSED_BOARD = "*(Closed: play on this board is over; see the thread.)*"
 REPLACED = "*(Replaced by the newer message below.)*"
 DRAW_OVER = "*(This draw offer is over.)*"   # a move lets it lapse without a word in the log
 
@@ -148,6 +150,12 @@ def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
     if note and item.payload.get("content"):
         payload["content"] = texts.clip(f"{item.payload['content']}\n{note}")
     return [Notice(item.target_kind, item.target_id, payload, tag=item.tag, edit_of=item.id)]
+
+
+def closed_note(item: OutboxItem) -> str:
+    """What a private message says once its controls are off for good: a private board's
+    words, or a choice's (its payload says which kind of prompt it was made for)."""
+    return CLOSED_BOARD if item.payload.get("prompt") == "private" else CLOSED
 
 
 def rematch_controls(row: GameRow) -> list[list]:
@@ -575,7 +583,8 @@ class GameFlow:
                     continue
                 raise UserError("The board changed while you were moving; have a look and try again.") from None
             return Done(texts.clip(self._confirmation(row, game, state, new, player, op, detail, secret)),
-                        row, new, private)
+                        row, new, private,
+                        ui.adapter_for(row.game).private_round(game, state) if private else None)
         raise UserError("The game is busy; please try again.")
 
     async def final_extras(self, row: GameRow, game, state, user_id: int) -> dict:
@@ -653,7 +662,7 @@ class GameFlow:
         """Notices taking the controls off every message of a game that still has some (board
         posts, DMs, closed-DM fallbacks, reminders, draw offers): the game is over."""
         return [n for item in await self.store.posts_with_controls(game_id)
-                for n in strip(item, CLOSED if item.target_kind == "user" else "")]
+                for n in strip(item, closed_note(item) if item.target_kind == "user" else "")]
 
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
                             detail: str = "", prefix: str = "", in_place: bool = False,
@@ -704,7 +713,7 @@ class GameFlow:
                for state in (old, new) if state is not None for p in game.to_act(state)):
             return self._private_plan(row, game, old, new, actor=actor, kind=kind, now=now,
                                       prefix=prefix, posts=posts, in_place=in_place,
-                                      clock_from=clock_from)
+                                      extras=extras, clock_from=clock_from)
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
@@ -804,14 +813,18 @@ class GameFlow:
 
     def _private_plan(self, row: GameRow, game, old, new, *, actor, kind, now, prefix,
                       posts: Mapping[str, OutboxItem], in_place: bool,
-                      clock_from: float | None = None) -> "GameFlow.Plan":
+                      extras: dict | None = None, clock_from: float | None = None) -> "GameFlow.Plan":
         """Private boards: every player plays their own board in one DM message at once.
 
         - A move that changes nothing public (a slide) posts nothing: the player's board
-          message is updated in place by the caller (`in_place`), else edited here.
+          message is updated in place by the caller (`in_place`), else edited here. Once the
+          player's board is done, the message is edited here in any case, so that the outbox
+          knows what it shows.
+        - When the round ends, every board message of the round shows how it ended for its
+          player, with the board's last position (see `private_payload`).
         - The thread keeps one status post per round (tag "board"), edited as players finish.
         - A new round (adapter.private_round changes): the round's result image, a new status
-          post, new DMs (the old ones lose their controls), and the deadline restarts."""
+          post, new DMs (the old ones show how the round ended), and the deadline restarts."""
         names = row.names
         thread = row.thread_id or row.channel_id
         adapter = ui.adapter_for(row.game)
@@ -825,10 +838,11 @@ class GameFlow:
         new_round = old is None or adapter.private_round(game, old) != adapter.private_round(game, new)
         notices: list[Notice] = []
 
-        if (actor is not None and kind == "move" and not in_place and not new_round and not finished
+        if (actor is not None and kind == "move" and not new_round and not finished
+                and (not in_place or actor not in game.to_act(new))
                 and actor in live_dms and actor not in row.dms_closed):
-            # A move typed with /move: the player's board message follows it (unless the move
-            # ended the game: then the DM only loses its controls, below).
+            # A move typed with /move (or the Done of a button): the player's board message
+            # follows it. (A move that ends the round: every board message is edited below.)
             payload = self.private_payload(row, game, new, actor, names)
             notices.append(Notice("user", int(actor), {**payload, "repost": True},
                                   tag=f"dm:{actor}", edit_of=live_dms[actor].id))
@@ -839,17 +853,18 @@ class GameFlow:
             log_lines[0], prefix = f"⏰ {log_lines[0]}", ""
         head_lines = ([prefix] if prefix else []) + log_lines
         board = {"view": new_public, "names": names}
+        started = (status_post.payload.get("started_at") or status_post.payload.get("round_started_at")
+                   if status_post else None) or now
         if finished:
             notices += strip(status_post, "*(The game is over: see below.)*")
-            notices += [n for item in live_dms.values() for n in strip(item, CLOSED)]
-            started = (status_post.payload.get("round_started_at") if status_post else None) or now
-            if adapter.own_result(game, new, names, row.extras) is not None:   # it says how it ended
+            notices += self.closing_boards(row, game, old, new, live_dms, names)
+            # How long the game took, kept with its extras (a solo result compares with it).
+            shown = extras if extras is not None else dict(row.extras)
+            shown["seconds"] = round(now - started)
+            if adapter.own_result(game, new, names, shown) is not None:   # it says how it ended
                 head_lines = [prefix] if prefix else []
             lines = head_lines + [self.result_line(game, new, names, explained=bool(log_lines),
-                                                   extras=row.extras)]
-            note = adapter.finish_note(game, new, now - started)
-            if note:
-                lines.append(note)
+                                                   extras=shown)]
             head = "\n".join(lines)
             notices.append(Notice("channel", thread, {"head": head, "content": compose(head, []),
                                                       "board": board, "controls": rematch_controls(row)},
@@ -862,12 +877,15 @@ class GameFlow:
             # Someone finished (or left): the round's status post says so.
             deadline_at = status_post.payload.get("deadline_at") if status_post else None
             for player in live_dms:
-                if player not in playing and player != actor:
-                    notices += strip(live_dms[player], CLOSED)
+                if player not in playing and (player != actor or kind != "move"):
+                    # (a mover's own board message follows the move, above; one who left
+                    # loses its controls)
+                    notices += strip(live_dms[player], closed_note(live_dms[player]))
             content = compose("\n".join(adapter.board_status(game, new, names)),
                               self.turn_lines(row, game, old, new, names, deadline_at, fresh=set()))
             payload = {"content": content, "controls": controls, "deadline_at": deadline_at,
-                       "round_started_at": status_post.payload.get("round_started_at") if status_post else now}
+                       "round_started_at": status_post.payload.get("round_started_at") if status_post else now,
+                       "started_at": started}
             if status_post is not None:
                 notices.append(Notice(status_post.target_kind, status_post.target_id,
                                       {**payload, "repost": True}, tag="board", edit_of=status_post.id))
@@ -882,8 +900,7 @@ class GameFlow:
             notices.append(Notice("channel", thread, {"content": compose("\n".join(head_lines), []),
                                                       "board": board}, tag="result"))
             head_lines = []
-        for player, item in live_dms.items():
-            notices += strip(item, "*(This round is over; see the thread.)*")
+            notices += self.closing_boards(row, game, old, new, live_dms, names)
         lines = head_lines + adapter.board_status(game, new, names)
         content = compose("\n".join(lines),
                           self.turn_lines(row, game, old, new, names, deadline_at, fresh=set(playing)))
@@ -891,7 +908,8 @@ class GameFlow:
         pinged = sorted(p for p in playing if p in row.dms_closed and not computers.is_computer(p))
         notices.append(Notice("channel", thread, {"content": content, "controls": controls,
                                                   "deadline_at": deadline_at, "pinged": pinged,
-                                                  "round_started_at": now}, tag="board"))
+                                                  "round_started_at": now, "started_at": started},
+                              tag="board"))
         for player in playing:
             if player not in row.dms_closed and not computers.is_computer(player):
                 # (else the status post says to use the button; computers get no DMs)
@@ -899,16 +917,46 @@ class GameFlow:
         return self.Plan("active", notices, timers)
 
     def private_payload(self, row: GameRow, game, state, player: str, names, *,
-                        reminder: str = "") -> dict:
-        """A player's private board message: text, own board image, controls."""
+                        reminder: str = "", of_round=None) -> dict:
+        """A player's private board message: text, own board image, controls. `of_round`: the
+        round (adapter.private_round) the message was made in. Once that round is over, the
+        message shows how it ended for the player and their board's last position, whichever
+        way the last move came (a button, /move, autodone, a deadline, another's Done)."""
         adapter = ui.adapter_for(row.game)
-        specs, note = adapter.player_controls(row.id, game, state, player, names)
         title = texts.game_label(game.title, row.id)
         where = f" in <#{row.thread_id}>" if row.thread_id else ""
+        final = None if of_round is None else adapter.private_final(game, state, player, names,
+                                                                    of_round)
+        if final is not None:
+            text, view = final
+            return {"content": texts.clip(f"**{title}**{where}: {texts.with_names(text, names)}"),
+                    "board": {"view": view, "names": names}, "controls": [], "prompt": "private"}
+        specs, note = adapter.player_controls(row.id, game, state, player, names)
         text = texts.with_names(adapter.private_text(game, state, player, names), names)
         head = f"{reminder}\n" if reminder else ""
         return {"content": texts.clip(f"{head}**{title}**{where}: {text}{note}"),
-                "board": {"view": game.view(state, player), "names": names}, "controls": specs}
+                "board": {"view": game.view(state, player), "names": names}, "controls": specs,
+                "prompt": "private"}
+
+    def closing_boards(self, row: GameRow, game, old, new, live_dms: Mapping[str, OutboxItem],
+                       names) -> list[Notice]:
+        """A round of private boards is over (or the game): each player's board message of the
+        round is edited to show how it ended for them (their last position, no controls); any
+        other private message still live just loses its controls."""
+        adapter = ui.adapter_for(row.game)
+        of_round = adapter.private_round(game, old)
+        notices: list[Notice] = []
+        for player, item in live_dms.items():
+            if (adapter.private_final(game, new, player, names, of_round) is None
+                    or player in row.dms_closed
+                    or (item.failed and item.edit_of is None)):
+                # (no board of this round: the player sat it out or left, or has no DM)
+                notices += strip(item, closed_note(item))
+            else:
+                payload = self.private_payload(row, game, new, player, names, of_round=of_round)
+                notices.append(Notice("user", int(player), payload, tag=f"dm:{player}",
+                                      edit_of=item.id))
+        return notices
 
     @staticmethod
     def newly_asked(game, old, new, player: str) -> bool:
@@ -1012,7 +1060,7 @@ class GameFlow:
             head = "🏁 The game ends in a draw"
         elif not outcome.winners:   # (alone, there was nobody to win against)
             head = "🏁 The game is over" if len(state["players"]) == 1 else "🏁 The game ends without a winner"
-        elif game.max_players == 1:
+        elif len(state["players"]) == 1:   # played alone: nobody to beat
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} finished"
         else:
             head = f"🏁 {texts.name_list(list(outcome.winners), names)} wins"
@@ -1041,6 +1089,7 @@ class GameFlow:
             "content": texts.clip("\n".join(lines) + note),
             "board": {"view": game.view(state, player), "names": names},
             "controls": specs,
+            "prompt": prompt.kind,   # (which words close it: see closed_note)
             **(self.private_payload(row, game, state, player, names, reminder=reminder)
                if prompt.kind == "private" else {}),
             # Posted in the thread (once per game: the button serves every later turn) when
@@ -1048,7 +1097,8 @@ class GameFlow:
             "fallback": {
                 "content": (f"{reminder} " if reminder else "")
                            + f"{texts.mention(player)}, I cannot send you direct messages: press "
-                             "**Open my private controls** to see your choices here, privately.",
+                             "**Open my private controls** to see your "
+                           + ("board" if prompt.kind == "private" else "choices") + " here, privately.",
                 "controls": [["mine", row.id, "Open my private controls"]],
                 "mentions": [player],
             },

@@ -85,7 +85,8 @@ beat none of each other: each scores as the last of them (just the fumble points
 - Alone: one round unless you agree on more; the game ends when your board is done. A correct \
 board wins (the bot reports your slides and time); a fumble or a deadline does not.
 - During a round you see your own board only, and of the others just who has finished and how \
-(correct or fumble, and with how many slides). All boards are shown when the round is over.
+(correct or fumble; in a race, in which order). Slide counts and all boards are shown when the \
+round is over.
 """
 
 SIZE = 5
@@ -420,6 +421,8 @@ class Byop1(Game):
     @staticmethod
     def _round_text(d) -> str:
         what = f"Playoff {d['playoff']}" if d["playoff"] else f"Round {d['round']} of {d['rounds']}"
+        if len(d["totals"]) == 1 and d["rounds"] == 1:
+            what = "The puzzle"   # alone, one board: no rounds to count
         t = d["targets"]
         rows = ", ".join(SUIT_NAMES[x] for x in t["rows"])
         cols = " ".join(VALUE_NAMES[v] for v in t["columns"])
@@ -494,17 +497,17 @@ class Byop1(Game):
         board["call"] = d["calls"]
         correct = is_correct(board["tiles"], t["rows"], t["columns"])
         board["status"] = "correct" if correct else "fumble"
-        slides = _count(board["slides"], "slide")
-        if correct:
-            place = sum(1 for b in d["boards"].values() if b["status"] == "correct")
-            how = f"correct ({_ordinal(place)} correct call)" if d["ranking"] == "race" \
-                else "correct"
-            self._log(s, f"{player} calls Done: {how}, {slides}.", event="done", player=player,
-                      status="correct", slides=board["slides"], call=board["call"])
-        else:
-            self._log(s, f"{player} calls Done: fumble (the board is not correct), {slides}.",
-                      event="done", player=player, status="fumble", slides=board["slides"],
-                      call=board["call"])
+        # The log is public: no slide count before the round is over (under `slides` it would
+        # tell the others the number to beat). Alone, the round's end says how it went.
+        if len(d["totals"]) > 1:
+            if correct:
+                place = sum(1 for b in d["boards"].values() if b["status"] == "correct")
+                how = f"correct ({_ordinal(place)} correct call)" if d["ranking"] == "race" \
+                    else "correct"
+            else:
+                how = "fumble (the board is not correct)"
+            self._log(s, f"{player} calls Done: {how}.", event="done", player=player,
+                      status=board["status"], call=board["call"])
         self._maybe_end_round(s, rng)
 
     def _maybe_end_round(self, s, rng) -> None:
@@ -535,9 +538,13 @@ class Byop1(Game):
         parts = [f"{p} {_count(results[p]['points'], 'point')}" for p in ranked]
         parts += [f"{p} fumbled (0)" for p in results if results[p]["status"] == "fumble"]
         what = f"Playoff {d['playoff']}" if d["playoff"] else f"Round {d['round']}"
-        self._log(s, f"{what} is over: {', '.join(parts)}.", event="round_end", round=d["round"],
-                  playoff=d["playoff"],
-                  points={p: r["points"] for p, r in results.items()})
+        if len(d["totals"]) == 1:   # alone: how the board went, not points
+            (player, r), = results.items()
+            parts = [f"{player} {_solo_how(r)}"]
+        if len(d["totals"]) > 1 or d["round"] < d["rounds"]:   # (alone, the last one: the end says it)
+            self._log(s, f"{what} is over: {', '.join(parts)}.", event="round_end",
+                      round=d["round"], playoff=d["playoff"],
+                      points={p: r["points"] for p, r in results.items()})
         self._next_round(s, rng)
 
     def _next_round(self, s, rng) -> None:
@@ -606,19 +613,19 @@ class Byop1(Game):
 
     def _solo_reason(self, state, player) -> str:
         d = state["data"]
-        r = d["history"][-1]["results"][player]
+        if len(d["history"]) == 1:
+            return f"{player} {_solo_how(d['history'][0]['results'][player])}"
         slides = sum(h["results"][player]["slides"] for h in d["history"])
-        if all(h["results"][player]["status"] == "correct" for h in d["history"]):
-            return f"{player} solved the board in {_count(slides, 'slide')}"
-        if r["status"] == "fumble":
-            return f"{player} called Done on an incorrect board (a fumble)"
-        return f"{player} did not finish the board in time"
+        solved = sum(1 for h in d["history"] if h["results"][player]["status"] == "correct")
+        if solved == len(d["history"]):
+            return f"{player} solved all {len(d['history'])} boards in {_count(slides, 'slide')}"
+        return f"{player} solved {solved} of {len(d['history'])} boards"
 
     def _end_text(self, state, winner) -> str:
         """The log's last line. With others, who won and the points are the result's to say
         (the bot states them once, under this line); alone, how the board went."""
         if len(state["players"]) == 1:
-            return self._solo_reason(state, winner)
+            return self._solo_reason(state, winner) + "."
         d = state["data"]
         playoffs = f" and {_count(d['playoff'], 'playoff')}" if d["playoff"] else ""
         return f"The game is over after {_count(d['round'] - d['playoff'], 'round')}{playoffs}."
@@ -632,11 +639,11 @@ class Byop1(Game):
         return dict(state["data"]["totals"])
 
     def _resample_hidden(self, s, viewer, rng):
-        """Hidden from the viewer: the boards of the others still solving (how far they are,
-        in how many slides); a called board's count and result are public."""
+        """Hidden from the viewer: the boards of the others (how far they are, in how many
+        slides); of a called board, only its result and the order of the call are public."""
         d = s["data"]
         for player, board in d["boards"].items():
-            if player == viewer or board["status"] != "solving":
+            if player == viewer:
                 continue
             tiles = list(d["deal"])
             count = rng.below(40)
@@ -647,7 +654,8 @@ class Byop1(Game):
     def _view(self, state, viewer):
         d = state["data"]
         t = d["targets"]
-        finished = [{"player": p, "status": b["status"], "slides": b["slides"], "call": b["call"]}
+        # (no slide counts: they come with the round's result)
+        finished = [{"player": p, "status": b["status"], "call": b["call"]}
                     for p, b in sorted(d["boards"].items(), key=lambda kv: kv[1]["call"] or 99)
                     if b["call"] is not None]
         own = d["boards"].get(viewer) if viewer is not None else None
@@ -707,6 +715,15 @@ def round_points(boards: Mapping[str, Mapping], ranking: str) -> dict[str, dict]
 
 def _targets(d: Mapping) -> dict:
     return {"row_suits": d["targets"]["rows"], "column_values": d["targets"]["columns"]}
+
+
+def _solo_how(result: Mapping) -> str:
+    """How a board played alone went."""
+    if result["status"] == "correct":
+        return f"solved the board in {_count(result['slides'], 'slide')}"
+    if result["status"] == "fumble":
+        return "called Done on an incorrect board (a fumble)"
+    return "did not finish the board in time"
 
 
 def _count(n: int, word: str) -> str:

@@ -64,9 +64,15 @@ def _tick(x: float, y: float, size: float) -> str:
                       stroke_linecap="round", stroke_linejoin="round"))
 
 
+def _solo(view: dict) -> bool:
+    return len(view["players"]) == 1
+
+
 def _round_title(view: dict) -> str:
     if view["playoff"]:
         return f"Playoff {view['playoff']}"
+    if _solo(view) and view["rounds"] == 1:
+        return "The puzzle"   # alone, one board: no rounds to count
     return f"Round {view['round']} of {view['rounds']}"
 
 
@@ -98,7 +104,8 @@ def _own_board(view: dict, names: dict) -> str:
     viewer = view["viewer"]
     defs = pp.Defs()
     rows, columns = view["targets"]["rows"], view["targets"]["columns"]
-    notes = [fit(_finished_line(view, names), 46)] + \
+    # (alone, nobody else finishes and there are no points to tell)
+    notes = [] if _solo(view) else [fit(_finished_line(view, names), 46)] + \
         [fit(chunk, 46) for chunk in _wrap(_points_line(view, names), 46)]
     height = TOP + 5 * CELL + 12 + (1 + len(notes)) * 24 + 8
     parts = [rect(0, 0, WIDTH, height, fill=BG)]
@@ -126,16 +133,9 @@ def _own_board(view: dict, names: dict) -> str:
                        css="board"))
     placed = sum(1 for i, ok in enumerate(board["in_place"]) if ok and i < 20)
     y = TOP + 5 * CELL + 24
-    status = board["status"]
-    if status == "solving":
-        line = f"{placed} of 20 tiles in place" + (" · correct: call Done!" if board["correct"]
-                                                   else "")
-        colour = GOOD if board["correct"] else INK
-    elif status == "correct":
-        line, colour = "Done: correct! Waiting for the round to end.", GOOD
-    else:
-        line, colour = "Done: fumble (the board was not correct).", BAD
-    parts.append(text(10, y, line, 17, bold=True, anchor="start", fill=colour, class_="status"))
+    line, colour = _status_line(view, board, placed)
+    parts.append(text(10, y, fit(line, 46), 17, bold=True, anchor="start", fill=colour,
+                      class_="status"))
     for k, note in enumerate(notes):
         parts.append(text(10, y + 24 * (k + 1), note, NOTE, anchor="start", fill=SOFT,
                           class_="finished" if k == 0 else "points"))
@@ -143,13 +143,38 @@ def _own_board(view: dict, names: dict) -> str:
                     data_round=view["round"])
 
 
+def _status_line(view: dict, board: dict, placed: int) -> tuple[str, str]:
+    """How the board stands: while solving, how far; once Done, how it went; with the round's
+    `result` (the board's last position, once the round is over), the rank and points."""
+    status, result = board["status"], board.get("result")
+    if status == "solving":
+        line = f"{placed} of 20 tiles in place" + (" · correct: call Done!" if board["correct"]
+                                                   else "")
+        return line, GOOD if board["correct"] else INK
+    if _solo(view):
+        return {"correct": (f"Solved in {board['slides']} slides!", GOOD),
+                "fumble": ("Fumble: the board is not correct.", BAD)}.get(
+                    status, ("Not finished in time.", SOFT))
+    if result is None:
+        if status == "correct":
+            return "Correct! Waiting for the round to end.", GOOD
+        return "Fumble: not correct · 0 points", BAD
+    points = f"+{result['points']} point{'' if result['points'] == 1 else 's'}"
+    if status == "correct":
+        return f"Correct · {_ordinal(result['rank'])} · {points}", GOOD
+    if status == "fumble":
+        return "Fumble: not correct · 0 points", BAD
+    return f"Not finished in time · {points}", SOFT
+
+
 def _finished_line(view: dict, names: dict) -> str:
+    """Who has finished and how (their slide counts come with the round's result)."""
     done = view["finished"]
     if not done:
         return "Nobody has finished yet."
     parts = []
     for f in done:
-        how = f"{f['slides']}" if f["status"] == "correct" else "fumble"
+        how = {"correct": "correct", "fumble": "fumble"}.get(f["status"], "not finished")
         parts.append(f"{fit(names[f['player']], 10)} {how}")
     return "Done: " + ", ".join(parts)
 
@@ -187,7 +212,8 @@ def _public(view: dict, names: dict) -> str:
     height = top + rows_n * box_h + (len(totals_lines) + 1) * 28 + 30
     defs = pp.Defs()
     parts = [rect(0, 0, width, height, fill=BG)]
-    title = f"Playoff {last['playoff']}" if last["playoff"] else f"Round {last['round']}"
+    title = f"Playoff {last['playoff']}" if last["playoff"] else \
+        "The puzzle" if solo and view["rounds"] == 1 else f"Round {last['round']}"
     parts.append(text(14, 26, f"{title}: result", 24, bold=True, anchor="start", fill=INK,
                       class_="title"))
     for i, p in enumerate(order):
@@ -262,10 +288,10 @@ def _round_status(view: dict, names: dict) -> str:
         f = done.get(p)
         if f is None:
             how, colour = "solving…", SOFT
-        elif f["status"] == "correct":
-            how, colour = f"done, correct, {f['slides']} slides", GOOD
+        elif f["status"] == "correct":   # (slide counts come with the round's result)
+            how, colour = "done, correct", GOOD
         else:
-            how, colour = f"done, fumble ({f['slides']} slides)", BAD
+            how, colour = "done, fumble", BAD
         parts.append(text(14, y, f"{fit(names[p], 16)}: {how}", 19, anchor="start",
                           fill=colour, class_="player-status", data_player=p))
     return document(WIDTH, height, "".join(parts), defs.svg(), data_game="byop1",

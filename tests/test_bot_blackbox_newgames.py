@@ -27,11 +27,10 @@ async def test_byop1_solo_done_typed_in_the_thread_ends_the_game(fake, drawn, tm
         assert GAME.outcome(await table.state()) is not None
         assert "solved the board" in fake.messages(table.thread)[-1].content
         assert live_controls(fake, table.game_id) == []
-        # the finishing move is not copied to the DM board (the game has no board any more):
-        # the DM only loses its controls
+        # the DM board ends on the last position, saying how it went (issue 21, item 2)
         dm = fake.dm_channel(alice)
         assert not [r for r in fake.all_payloads[since:] if r.channel_id == dm and r.contains("game is over")]
-        assert fake.dms(alice)[-1].content.endswith("*(Closed: this choice is over; see the thread.)*")
+        assert f"**solved** in {len(plan)} slides!" in fake.dms(alice)[-1].content
 
 
 async def test_byop1_last_fumble_confirmed_from_the_thread_ends_the_game(fake, drawn, tmp_path):

@@ -4,6 +4,7 @@ and the proof that every deal can be solved."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -211,7 +212,7 @@ def test_autodone_calls_done_the_moment_the_board_is_correct():
     state = play(state, ("a", FIX + "UD"))     # correct after 4 slides: the rest is not made
     view = GAME.view(state, "a")
     assert GAME.to_act(state) == ("b", "c")
-    assert view["finished"] == [{"player": "a", "status": "correct", "slides": 4, "call": 1}]
+    assert view["finished"] == [{"player": "a", "status": "correct", "call": 1}]
     state = play(state, ("b", "R"), ("b", "L"), ("b", "D"))   # back and forth: not correct yet
     assert "b" in GAME.to_act(state)
     state = play(state, ("b", "U"), ("b", FIX))
@@ -349,8 +350,10 @@ def test_during_a_round_a_player_sees_only_their_own_board():
         assert view["board"]["slides"] == {"a": 2, "b": 1, "c": 0}[viewer]
     spectator = GAME.view(state, None)
     assert spectator["board"] is None and "tiles" not in repr(spectator)
-    # Who has finished and how, not their board.
-    assert spectator["finished"] == [{"player": "b", "status": "fumble", "slides": 1, "call": 1}]
+    # Who has finished and how, not their board, nor (until the round is over) their slides.
+    assert spectator["finished"] == [{"player": "b", "status": "fumble", "call": 1}]
+    assert all("slides" not in entry for entry in spectator["log"])
+    assert all(not re.search(r"\d+ slides?", entry["text"]) for entry in spectator["log"])
 
 
 def test_after_the_round_every_final_board_is_public():

@@ -242,8 +242,9 @@ def compare(model: Model, state) -> None:
     assert view["round"] == model.round_no and view["playoff"] == model.playoff
     assert view["round_players"] == model.in_round
     assert view["targets"] == {"rows": model.rows, "columns": model.cols}
-    finished = {f["player"]: (f["status"], f["slides"]) for f in view["finished"]}
-    assert finished == {p: (model.status[p], model.boards[p].slides) for p in model.calls}
+    finished = {f["player"]: f["status"] for f in view["finished"]}
+    assert finished == {p: model.status[p] for p in model.calls}
+    assert not any("slides" in e or "slide" in e["text"] for e in view["log"] if e.get("event") == "done")
     for p in model.players:
         assert [str(a) for a in GAME.legal_actions(state, p)] == model.legal(p)
         own = GAME.view(state, p)["board"]

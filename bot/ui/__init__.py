@@ -135,6 +135,14 @@ class Adapter:
         prompt = game.prompt(state, player)
         return prompt.text if prompt else "Your board is done for now; see the thread."
 
+    def private_final(self, game, state, player: str, names: Mapping[str, str],
+                      round_) -> tuple[str, dict] | None:
+        """How the round `round_` (a `private_round` value) went for `player`, once it is over:
+        the text of their private board message of that round, and the view to draw (their
+        board's last position); None while it is not over, or when they were not in it (the
+        message then just loses its controls)."""
+        return None
+
     def board_status(self, game, state, names: Mapping[str, str]) -> list[str]:
         """The thread's status post of a private-board round: who has finished and how."""
         playing = game.to_act(state)
@@ -144,11 +152,6 @@ class Adapter:
         """A question to ask the player before `action` is applied (None: apply at once).
         Computed from the player's own view only."""
         return None
-
-    def finish_note(self, game, state, elapsed: float) -> str:
-        """A line added to the result of a game that took `elapsed` seconds (e.g. a solo
-        game's time)."""
-        return ""
 
     def continues(self, game, old, new, player: str) -> bool:
         """Whether `player`, to act in public before and after a change, goes on with the same

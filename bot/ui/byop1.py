@@ -1,10 +1,16 @@
 """BYOP1's controls: on each player's private board four slide buttons, each labelled with the
 tile that would move (impossible ones greyed), and Done; the thread's status post says who has
-finished and how. Everything a player is offered comes from their own view."""
+finished and how. Everything a player is offered comes from their own view.
+
+Alone, the game is a puzzle: its result says the slides and time, beside the player's best in
+the server and the slides of the engine's own solver on the same deal (worked out off the event
+loop when the game starts, kept in the game's extras and told only in the result)."""
 
 from __future__ import annotations
 
-from engine.byop1 import SLIDE_WORDS, slide
+import functools
+
+from engine.byop1 import SLIDE_WORDS, in_place, is_correct, slide, solve
 
 from .. import texts
 from . import Adapter, register, stamp
@@ -16,6 +22,8 @@ SUIT_WORDS = {"S": "Suns", "M": "Moons", "C": "Crowns", "A": "Arms"}
 VALUE_MARKS = {"n": "null", "a": "A", "2": "2", "3": "3", "4": "4", "5": "5"}
 FUMBLE_WARNING = ("⚠️ Your board is not correct yet: calling Done now is a **fumble** (no points "
                   "this round, and you are out of it). Call Done anyway?")
+SOLO_FUMBLE_WARNING = ("⚠️ Your board is not correct yet: calling Done now is a **fumble**, and this "
+                       "board stays unsolved. Call Done anyway?")
 
 
 def tile_label(code: str) -> str:
@@ -30,6 +38,27 @@ def tile_words(code: str) -> str:
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def solo(view) -> bool:
+    return len(view["players"]) == 1
+
+
+def round_name(view, entry=None) -> str:
+    """The round of the view (or of `entry`, a finished round of its history) as players call
+    it; alone with a single board, just the puzzle."""
+    entry = entry or view
+    if entry["playoff"]:
+        return f"Playoff {entry['playoff']}"
+    if solo(view) and view["rounds"] == 1:
+        return "The puzzle"
+    return f"Round {entry['round']} of {view['rounds']}"
+
+
+def solver_slides(tiles: tuple[str, ...], rows: str, columns: str) -> dict:
+    """The slides of the engine's own solver on a deal (the game's background work: it runs in
+    a worker process, so it is a plain function of plain values)."""
+    return {"solver_slides": len(solve(list(tiles), rows, columns))}
 
 
 def clock(seconds: float) -> str:
@@ -57,19 +86,74 @@ class Byop1Adapter(Adapter):
     def private_text(self, game, state, player, names):
         own = game.view(state, player)
         board = own["board"]
-        what = f"Playoff {own['playoff']}" if own["playoff"] else \
-            f"Round {own['round']} of {own['rounds']}"
+        what = round_name(own)
         if board is None:   # the game is over (or this player sits out a playoff)
             return "The game is over: see the result in the thread." if game.outcome(state) \
                 else f"{what}: you are not playing this one; see the thread."
         slides = f"{board['slides']} slide{'' if board['slides'] == 1 else 's'}"
         if board["status"] == "correct":
-            return f"{what}: **correct**, {slides}. The results come when the round ends."
+            correct = [f["player"] for f in own["finished"] if f["status"] == "correct"]
+            call = f" (the {ordinal(correct.index(player) + 1)} correct call)" \
+                if own["ranking"] == "race" and not solo(own) else ""
+            return (f"{what}: you called Done: **correct**{call}, {slides}. Your points come when "
+                    "the round ends.")
         if board["status"] == "fumble":
-            return f"{what}: **fumble**, {slides}. The results come when the round ends."
+            return (f"{what}: you called Done on an incorrect board after {slides}: a "
+                    "**fumble**, so 0 points this round. The results come when the round ends.")
         hint = " Your board is correct: press **Done**!" if board["correct"] else ""
         return (f"{what} · {slides}. Each button slides the tile it names into the hole "
                 f"(or type `/move UULDR`); press **Done** when your board is correct.{hint}")
+
+    def private_final(self, game, state, player, names, round_):
+        """How the round `round_` went for `player`, with their board's last position."""
+        view = game.view(state, player)
+        # (round numbers count playoffs on: one entry at most)
+        last = next((h for h in view["history"] if [h["round"], h["playoff"]] == list(round_)),
+                    None)
+        result = last["results"].get(player) if last else None
+        if result is None:
+            return None
+        rows, columns = last["targets"]["rows"], last["targets"]["columns"]
+        tiles = list(result["tiles"])
+        board = {"tiles": tiles, "slides": result["slides"], "status": result["status"],
+                 "in_place": in_place(tiles, rows, columns),
+                 "correct": is_correct(tiles, rows, columns),
+                 "moving": {m: None for m in "UDLR"},
+                 "result": {"rank": result["rank"], "points": result["points"]}}
+        called = sorted((p for p, r in last["results"].items() if r["call"] is not None),
+                        key=lambda p: last["results"][p]["call"])
+        shown = {**view, "round": last["round"], "playoff": last["playoff"],
+                 "targets": dict(last["targets"]), "round_players": list(last["results"]),
+                 "solving": [], "board": board,
+                 "finished": [{"player": p, "status": last["results"][p]["status"],
+                               "call": last["results"][p]["call"]} for p in called]}
+        what, status = round_name(view, last), result["status"]
+        slides = f"{result['slides']} slide{'' if result['slides'] == 1 else 's'}"
+        if game.outcome(state) is not None:
+            after = "See the result in the thread."
+        elif player in view["round_players"]:
+            after = f"{round_name(view)} has begun, on a new board."
+        else:
+            after = "See the thread."
+        if solo(view):
+            if status == "correct":
+                how = f"**solved** in {slides}!"
+                if game.outcome(state) is not None:
+                    after = "Your time, and how it compares, are in the thread."
+            elif status == "fumble":
+                how = "you called Done on an incorrect board: a **fumble**, so it stays unsolved."
+            else:
+                how = f"**not finished** in time ({slides})."
+            return f"{what}: {how} {after}", shown
+        points = f"**+{result['points']} point{'' if result['points'] == 1 else 's'}**"
+        if status == "correct":
+            by = " by fewest slides" if view["ranking"] == "slides" else ""
+            how = f"your board was **correct** in {slides}: {ordinal(result['rank'])}{by}, {points}."
+        elif status == "fumble":
+            how = "you called Done on an incorrect board, a **fumble**: 0 points."
+        else:
+            how = f"your board was **not finished** when the round ended ({slides}): {points}."
+        return f"{what} is over: {how} {after}", shown
 
     def player_controls(self, game_id, game, state, player, names):
         if player not in game.to_act(state):
@@ -87,8 +171,11 @@ class Byop1Adapter(Adapter):
     def confirm(self, game, state, player, action):
         if action.strip().lower().rstrip("!") != "done":
             return None
-        board = game.view(state, player)["board"]
-        return None if board is None or board["correct"] else FUMBLE_WARNING
+        own = game.view(state, player)
+        board = own["board"]
+        if board is None or board["correct"]:
+            return None
+        return SOLO_FUMBLE_WARNING if solo(own) else FUMBLE_WARNING
 
     def suggestions(self, game, state, player, typed):
         """The slides possible now, and `done`; after a string of slides typed so far, that
@@ -126,22 +213,26 @@ class Byop1Adapter(Adapter):
         return f"`{action}`"
 
     def board_status(self, game, state, names):
+        """Who has finished and how (in a race, in which order); their slide counts come with
+        the round's result (under `slides` they are the number to beat)."""
         view = game.view(state, None)
-        what = f"Playoff {view['playoff']}" if view["playoff"] else \
-            f"Round {view['round']} of {view['rounds']}"
+        what = round_name(view)
+        if solo(view):
+            return [f"**{what}**: the clock runs until you call **Done** on your private board."]
         how = "race: the order of correct calls" if view["ranking"] == "race" else \
             "fewest slides among correct boards"
         lines = [f"**{what}** ({how})."]
         place = 0
         for f in view["finished"]:
             name = f"**{texts.display(names.get(f['player'], f['player']))}**"
-            slides = f"{f['slides']} slide{'' if f['slides'] == 1 else 's'}"
             if f["status"] == "correct":
                 place += 1
-                lead = f"{ordinal(place)}: " if view["ranking"] == "race" else ""
-                lines.append(f"{lead}{name}, correct, {slides}")
+                lines.append(f"{ordinal(place)}: {name}, correct" if view["ranking"] == "race"
+                             else f"{name}: correct")
             elif f["status"] == "fumble":
-                lines.append(f"{name}: fumble, {slides}")
+                lines.append(f"{name}: fumble (0 points)")
+        if view["finished"]:
+            lines.append("(Slide counts come with the round's result.)")
         if view["solving"]:
             lines.append(f"Still solving: {texts.name_list(view['solving'], names)}.")
         return lines
@@ -154,10 +245,66 @@ class Byop1Adapter(Adapter):
         return "Points: " + ", ".join(f"{texts.display(names.get(p, p))} {totals[p]}"
                                       for p in order) + "."
 
-    def finish_note(self, game, state, elapsed):
-        if len(game.view(state, None)["players"]) != 1:
+    # ---- alone: the result beside the player's best and the solver's ----------------------
+
+    def background(self, game, state, extras):
+        view = game.view(state, None)
+        if not solo(view) or view["rounds"] != 1 or "solver_slides" in extras:
+            return None   # (with several rounds, the later deals are not known at the start)
+        if view["history"]:
+            deal, targets = view["history"][0]["deal"], view["history"][0]["targets"]
+        else:
+            board = game.view(state, view["players"][0])["board"]
+            if board is None or board["slides"]:
+                return None
+            deal, targets = board["tiles"], view["targets"]
+        # a module-level function and its arguments: it may run in another process
+        return functools.partial(solver_slides, tuple(deal), targets["rows"], targets["columns"])
+
+    def extras_at_finish(self, game, state):
+        view = game.view(state, None)
+        if not solo(view):
+            return {}
+        player = view["players"][0]
+        results = [h["results"][player] for h in view["history"]]
+        return {"solo": {"rounds": len(results),
+                         "solved": bool(results) and all(r["status"] == "correct" for r in results),
+                         "slides": sum(r["slides"] for r in results)}}
+
+    def result_notes(self, game, state, names, extras):
+        """Alone: the time (`seconds`, kept by the flow), and for a solved board how it compares
+        with the solver's slides on the deal and with the player's earlier solo games here."""
+        if not solo(game.view(state, None)):
             return ""
-        return f"⏱️ Time: {clock(elapsed)}."
+        seconds = extras.get("seconds")
+        parts = [f"⏱️ Time: {clock(seconds)}."] if seconds is not None else []
+        mine = extras.get("solo")
+        if not mine or not mine["solved"]:
+            return " ".join(parts)
+        slides = mine["slides"]
+        bot = extras.get("solver_slides")
+        if bot is not None:
+            gap = slides - bot
+            tail = (f": you needed {-gap} fewer!" if gap < 0 else ": just as many as you."
+                    if gap == 0 else f", {gap} fewer than you.")
+            parts.append(f"🤖 My own method solves this deal in {bot} slide{'' if bot == 1 else 's'}"
+                         f"{tail}")
+        if "history" in extras:
+            earlier = [e for e in extras["history"] if (e.get("solo") or {}).get("solved")
+                       and e["solo"]["rounds"] == mine["rounds"]]
+            if not earlier:
+                parts.append("Your first solved puzzle in this server.")
+            else:
+                before = min(e["solo"]["slides"] for e in earlier)
+                fewest = min(before, slides)
+                best = [f"{fewest} slide{'' if fewest == 1 else 's'}"
+                        + (" (a new record!)" if slides < before else "")]
+                times = [e["seconds"] for e in earlier if e.get("seconds") is not None]
+                if times and seconds is not None:
+                    best.append(f"{clock(min(min(times), seconds))}"
+                                + (" (a new record!)" if seconds < min(times) else ""))
+                parts.append(f"Your best so far in this server: {', '.join(best)}.")
+        return " ".join(parts)
 
 
 register("byop1", Byop1Adapter())
