@@ -22,7 +22,7 @@ import engine
 from . import computers as bot_computers
 from . import options as option_checks
 from . import texts, ui
-from .components import DYNAMIC_ITEMS, build_view
+from .components import DYNAMIC_ITEMS, build_view, component_ids, out_of_phase, phase
 from . import delivery
 from .daily import check_may_see
 from .flow import StaleControls, UserError, parse_options
@@ -140,11 +140,38 @@ class Controller(commands.Cog):
                 match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
                 if match:
                     item = await item_class.from_custom_id(interaction, None, match)
+                    await self.check_in_place(interaction, item, custom_id)
                     await item.callback(interaction)
                     return
             # only the kind of control: the rest may name a secret choice
             log.info("controls %r unknown (user %s)", ":".join(custom_id.split(":")[:2])[:30],
                      interaction.user.id)
+            raise UserError(UNKNOWN_CONTROLS)
+
+    async def check_in_place(self, interaction: discord.Interaction, item, custom_id: str) -> None:
+        """A control acts only on the message it was put on and in the phase of the game it
+        was made for (bot.components); anything else (a forged or altered custom_id) is
+        answered like controls that are out of date, and changes nothing."""
+        message, game_id = interaction.message, getattr(item, "game_id", None)
+        why = None
+        # (an interaction that lacks its message, from a degraded Discord, is checked for its
+        # phase only: test_bot_degraded)
+        if message is not None and custom_id not in component_ids(message):
+            why = "not on the message pressed"
+        elif isinstance(game_id, int) and 0 < game_id < 2 ** 63:
+            store = self.bot.store
+            row = await store.get_game(game_id)   # (none: the handler says there is no such game)
+            owner = await store.game_of_message(message.id) if message is not None else None
+            if row is not None and owner not in (None, game_id):
+                why = f"on a message of game {owner}"
+            elif row is not None:
+                now = phase(row, row.status == "lobby" and await store.rematch_of(row.id) is not None)
+                if out_of_phase(item, now):
+                    why = f"made for {'/'.join(item.phases)}, pressed in {now}"
+        if why:
+            # only the kind of control: the rest may name a secret choice
+            log.info("controls %r of game %s refused (user %s): %s",
+                     ":".join(custom_id.split(":")[:2])[:30], game_id, interaction.user.id, why)
             raise UserError(UNKNOWN_CONTROLS)
 
     async def command_failed(self, interaction: discord.Interaction,
