@@ -97,10 +97,12 @@ def _value_problem(spec: Mapping, option: Mapping, resolved: Mapping, autocomple
         if not isinstance(value, bool):
             return should
     elif kind in RESOLVED_IN:
-        # a snowflake (as text) of something Discord resolved for us
-        if not isinstance(value, str) or not SNOWFLAKE.fullmatch(value) or int(value) >= 2 ** 64 or \
-                not any(isinstance(resolved.get(where), Mapping) and value in resolved[where]
-                        for where in RESOLVED_IN[kind]):
+        # a snowflake (as text) of something Discord resolved for us (autocomplete comes
+        # without the resolved objects)
+        if not isinstance(value, str) or not SNOWFLAKE.fullmatch(value) or int(value) >= 2 ** 64:
+            return should
+        if not autocomplete and not any(isinstance(resolved.get(where), Mapping) and value in resolved[where]
+                                        for where in RESOLVED_IN[kind]):
             return should
     else:
         return should

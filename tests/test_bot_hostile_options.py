@@ -149,8 +149,9 @@ async def test_the_fuzzers_wrong_typed_options_are_refused_privately(fake, drawn
         assert problems == [], "\n".join(map(summary, problems))
 
 
-def wrong_values(option: dict) -> list:
-    """Values of every JSON type but the option's own, and its own type out of range."""
+def wrong_values(option: dict, autocomplete: bool = False) -> list:
+    """Values of every JSON type but the option's own, and its own type out of range (an
+    unresolved user is no such value in autocomplete, which comes without resolved users)."""
     kind = option["type"]
     values = {STRING: ["x", ""], INTEGER: [3, 0, 2 ** 70, -(2 ** 70)], NUMBER: [1.5],
               BOOLEAN: [True, False], "null": [None], "list": [[1]], "object": [{"a": 1}]}
@@ -166,7 +167,7 @@ def wrong_values(option: dict) -> list:
     if kind == STRING and option.get("choices"):
         out.append("not-a-choice")
     if kind == USER:
-        out += ["abc", "-1", str(2 ** 70), "12345"]
+        out += ["abc", "-1", str(2 ** 70)] + ([] if autocomplete else ["12345"])
     if kind == STRING and "max_length" in option:
         out.append("x" * (option["max_length"] + 1))
     return out
@@ -200,7 +201,7 @@ async def test_every_option_of_every_command_refuses_every_wrong_type(fake, draw
                 focused = next((o for o in others if o.get("autocomplete")), None) if focus else None
                 if focus and focused is None and not bad.get("autocomplete"):
                     continue   # (no autocomplete beside this option)
-                for value in wrong_values(bad):
+                for value in wrong_values(bad, focus):
                     kinds.add(bad["type"])
                     given = [{"type": bad["type"], "name": bad["name"], "value": value}]
                     if focus and focused is None:
@@ -219,3 +220,22 @@ async def test_every_option_of_every_command_refuses_every_wrong_type(fake, draw
         assert kinds >= ({STRING, INTEGER} if focus else {STRING, INTEGER, USER})
         problems = await refused(fake, bot, sends, caplog)
         assert problems == [], f"{len(problems)} of {len(sends)}:\n" + "\n".join(map(summary, problems))
+
+
+async def test_autocomplete_as_discord_sends_it_still_suggests(fake, drawn, tmp_path, caplog):
+    """What real Discord sends is not refused: the typed text of an integer option, an empty
+    one, and a user filled in beside (autocomplete comes without resolved users)."""
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock(), seed=3) as bot:
+        alice, bob, rows = await two_games(fake, bot)
+        sends = [
+            data_of(fake, "play", (STRING, "game", "global-warming"), (USER, "opponent", bob),
+                    (STRING, "options", "", True)),
+            data_of(fake, "board", (INTEGER, "game", "", True)),
+            data_of(fake, "board", (INTEGER, "game", "Rel", True)),
+            data_of(fake, "move", (STRING, "move", "", True), (INTEGER, "game", rows["relativity"].id)),
+        ]
+        caplog.set_level(logging.INFO)
+        for data in sends:
+            res = await fake.send_raw(alice, AUTOCOMPLETE, data)
+            assert res.type == 8 and res.choices, data
+        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
