@@ -87,7 +87,8 @@ def _value_problem(spec: Mapping, option: Mapping, resolved: Mapping, autocomple
             return f"`{name}` is too long or too short"
     elif kind in (INTEGER, NUMBER):
         number = (int,) if kind == INTEGER else (int, float)
-        if isinstance(value, bool) or not isinstance(value, number) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, number) or \
+                (isinstance(value, float) and not math.isfinite(value)):
             return should
         low, high = spec.get("min_value", -LARGEST), spec.get("max_value", LARGEST)
         if not max(low, -LARGEST) <= value <= min(high, LARGEST):
