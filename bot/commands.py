@@ -167,7 +167,7 @@ class Controller(commands.Cog):
             elif row is not None:
                 now = phase(row, row.status == "lobby" and await store.rematch_of(row.id) is not None)
                 if out_of_phase(item, now):
-                    why = f"made for {'/'.join(item.phases)}, pressed in {now}"
+                    why = f"made for {'/'.join(getattr(item, 'phases', ()))}, pressed in {now}"
         if why:
             # only the kind of control: the rest may name a secret choice
             log.info("controls %r of game %s refused (user %s): %s",
