@@ -7,11 +7,13 @@ that are out of date, changes nothing in the database and leaves the pressed mes
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
 from bot.commands import UNKNOWN_CONTROLS
+from bot.components import DYNAMIC_ITEMS
 from tests.botkit import (FakeClock, command, drawn, fake, open_game, press,  # noqa: F401
                           running_bot, settle)
 from tests.fakediscord import MESSAGE_COMPONENT
@@ -22,17 +24,22 @@ def game_of(custom_id: str) -> int:
     return int(custom_id.split(":")[2])
 
 
-async def forge(fake, bot, user, custom_id: str, message, *, proxy: bool):
-    """`user` presses `custom_id` on `message` (with `proxy`, the message as the bot is told of
-    it carries that button too); returns the answer after checking that it is a private
-    refusal and that nothing changed."""
+async def forge(fake, bot, user, custom_id: str, message, *, proxy: bool, values: list | None = None):
+    """`user` presses `custom_id` on `message` (a button; with `values`, chooses them in a
+    menu); with `proxy`, the message as the bot is told of it carries that component too.
+    Returns the answer after checking that it is a private refusal and that nothing changed."""
     before, shown = await dump(bot), (message.content, message.custom_ids(), message.edits)
-    added = {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}
+    component = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id} if values is None else \
+        {"type": 3, "custom_id": custom_id, "options": [{"label": v, "value": v} for v in values]}
+    added = {"type": 1, "components": [component]}
     if proxy:
         message.components.append(added)
+    data = {"custom_id": custom_id, "component_type": component["type"]}
+    if values is not None:
+        data["values"] = values
     try:
-        res = await fake.send_raw(user, MESSAGE_COMPONENT, {"custom_id": custom_id, "component_type": 2},
-                                  channel=message.channel_id, message_id=message.id)
+        res = await fake.send_raw(user, MESSAGE_COMPONENT, data, channel=message.channel_id,
+                                  message_id=message.id)
         await res.done()
     finally:
         if added in message.components:
@@ -122,7 +129,23 @@ async def every_control(fake, bot):
         lobby = (await command(fake, host, "play", {"game": game})).original
         await press(fake, guest, lobby.button("Join"), message_id=lobby.id)
         await press(fake, host, lobby.button("Start"), message_id=lobby.id)
+    await command(fake, carol, "play", {"game": "pack-solitaire"})       # starts at once
+    await fake.wait_for(lambda: bot.flow.jobs)
+    (solitaire, job), = bot.flow.jobs.items()   # its solver, whose answer goes to the game's extras
+    await job
+    for _ in range(500):
+        if (await bot.store.get_game(solitaire)).extras:
+            break
+        await asyncio.sleep(0.01)
+    row, _ = await open_game(fake, bot, carol, alice, game="galaxies")
     await settle(bot)
+    for user in (carol, alice):
+        await (await fake.click(user, f"pp:mine:{row.id}")).done()
+    for prefix, user in (("relc", None), ("packt", carol)):   # a first step: its second one
+        message = next(m for m in fake.all_messages if any(c.startswith(f"pp:{prefix}:") for c in m.custom_ids()))
+        custom_id = next(c for c in message.custom_ids() if c.startswith(f"pp:{prefix}:"))
+        value = message.select_options(custom_id)[0]["value"]
+        await (await fake.select(message.ephemeral_to or user, custom_id, [value], message_id=message.id)).done()
     return alice, bob, carol
 
 
@@ -139,11 +162,15 @@ async def test_every_control_kind_pressed_on_another_games_message_is_refused(fa
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock(), seed=[5, 6, 7, 8, 9, 10]) as bot:
         players = await every_control(fake, bot)
         messages = [m for m in fake.all_messages if m.custom_ids() and not m.deleted]
-        controls = {}   # a control of each kind (the custom_id's prefix): (custom_id, its message)
+        controls = {}   # a control of each kind (its component class): (custom_id, its message)
         for message in messages:
             for custom_id in message.custom_ids():
-                controls.setdefault(custom_id.split(":")[1], (custom_id, message))
-        assert {"lobby", "rematch", "draw", "mine", "pb", "relc", "sec"} <= set(controls), sorted(controls)
+                kind = next(c for c in DYNAMIC_ITEMS if c.__discord_ui_compiled_template__.fullmatch(custom_id))
+                controls.setdefault(f"{kind.__name__}:{custom_id.split(':')[1]}", (custom_id, message))
+        assert {"OpButton:lobby", "OpButton:draw", "RematchButton:rematch", "RematchAnswer:rematch",
+                "MineButton:mine", "PrivateBoardButton:pb", "SecretButton:sec", "ActButton:act",
+                "PickSelect:pick", "CoinSelect:relc", "PartnerSelect:relp", "TileSelect:packt"} <= set(controls), \
+            sorted(controls)
         if proxy:   # (a message the bot did not keep, an ephemeral, may take any of the
             # presser's controls with a forged message: they act as pressed where they belong)
             stored = {str(r["message_id"]) for r in await bot.store.outbox_rows() if r["game_id"]}
@@ -154,9 +181,11 @@ async def test_every_control_kind_pressed_on_another_games_message_is_refused(fa
         pressed = 0
         for custom_id, home in controls.values():
             user = who_may_press(fake, home, players)
+            is_menu = any(s["custom_id"] == custom_id for s in home.selects())
+            values = [home.select_options(custom_id)[0]["value"]] if is_menu else None
             for message in messages:
                 if {game_of(c) for c in message.custom_ids()} != {game_of(custom_id)}:
-                    await forge(fake, bot, user, custom_id, message, proxy=proxy)
+                    await forge(fake, bot, user, custom_id, message, proxy=proxy, values=values)
                     pressed += 1
         assert pressed >= (2 if proxy else 5) * len(controls)
         assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
