@@ -20,8 +20,9 @@ from discord.ext import commands
 import engine
 
 from . import computers as bot_computers
+from . import options as option_checks
 from . import texts, ui
-from .components import DYNAMIC_ITEMS, build_view
+from .components import DYNAMIC_ITEMS, build_view, component_ids, out_of_phase, phase
 from . import delivery
 from .daily import check_may_see
 from .flow import StaleControls, UserError, parse_options
@@ -59,22 +60,39 @@ def is_moderator(interaction: discord.Interaction) -> bool:
     return bool(perms and (perms.manage_messages or perms.administrator))
 
 
+class BadOptions(app_commands.AppCommandError):
+    """Options Discord would not send for the command as published (see bot.options)."""
+
+
 class Tree(app_commands.CommandTree):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.definitions: dict = {}   # command -> its dict as published
+
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Typing in an option that has no suggestions (a client of another release, or an
-        altered one): discord.py would log an ERROR and not answer; we suggest nothing."""
-        if interaction.type is not discord.InteractionType.autocomplete:
-            return True
+        """Every command's options (and autocomplete's) are checked here once, against the
+        command's published definition, before discord.py reads them: a client of another
+        release, an altered one or a proxy gets a plain refusal (see command_failed), never a
+        command run on values of the wrong type or range."""
         data = interaction.data or {}
-        focused = next((o.get("name") for o in data.get("options") or [] if o.get("focused")), None)
-        command = self.get_command(str(data.get("name", "")))
-        params = getattr(command, "_params", {})   # (discord.py has no public lookup)
-        if focused in params and params[focused].autocomplete is not None:
+        if data.get("type", 1) != 1:
             return True
-        log.info("no suggestions for option %r of /%s", str(focused)[:20], str(data.get("name"))[:20])
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.autocomplete([])
-        return False
+        name = str(data.get("name", ""))
+        command = self.get_command(name) or (
+            self.get_command(name, guild=interaction.guild) if interaction.guild else None)
+        if command is None:
+            return True   # discord.py says CommandNotFound
+        problem = option_checks.problem(self.definition(command), data,
+                                         autocomplete=interaction.type is discord.InteractionType.autocomplete)
+        if problem:
+            raise BadOptions(problem)
+        return True
+
+    def definition(self, command) -> dict:
+        """The command as published (computed once per command)."""
+        if command not in self.definitions:
+            self.definitions[command] = command.to_dict(self)
+        return self.definitions[command]
 
 
 class Controller(commands.Cog):
@@ -122,11 +140,38 @@ class Controller(commands.Cog):
                 match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)
                 if match:
                     item = await item_class.from_custom_id(interaction, None, match)
+                    await self.check_in_place(interaction, item, custom_id)
                     await item.callback(interaction)
                     return
             # only the kind of control: the rest may name a secret choice
             log.info("controls %r unknown (user %s)", ":".join(custom_id.split(":")[:2])[:30],
                      interaction.user.id)
+            raise UserError(UNKNOWN_CONTROLS)
+
+    async def check_in_place(self, interaction: discord.Interaction, item, custom_id: str) -> None:
+        """A control acts only on the message it was put on and in the phase of the game it
+        was made for (bot.components); anything else (a forged or altered custom_id) is
+        answered like controls that are out of date, and changes nothing."""
+        message, game_id = interaction.message, getattr(item, "game_id", None)
+        why = None
+        # (an interaction that lacks its message, from a degraded Discord, is checked for its
+        # phase only: test_bot_degraded)
+        if message is not None and custom_id not in component_ids(message):
+            why = "not on the message pressed"
+        elif isinstance(game_id, int) and 0 < game_id < 2 ** 63:
+            store = self.bot.store
+            row = await store.get_game(game_id)   # (none: the handler says there is no such game)
+            owner = await store.game_of_message(message.id) if message is not None else None
+            if row is not None and owner not in (None, game_id):
+                why = f"on a message of game {owner}"
+            elif row is not None:
+                now = phase(row, row.status == "lobby" and await store.rematch_of(row.id) is not None)
+                if out_of_phase(item, now):
+                    why = f"made for {'/'.join(getattr(item, 'phases', ()))}, pressed in {now}"
+        if why:
+            # only the kind of control: the rest may name a secret choice
+            log.info("controls %r of game %s refused (user %s): %s",
+                     ":".join(custom_id.split(":")[:2])[:30], game_id, interaction.user.id, why)
             raise UserError(UNKNOWN_CONTROLS)
 
     async def command_failed(self, interaction: discord.Interaction,
@@ -135,12 +180,16 @@ class Controller(commands.Cog):
         release (or altered), an option it cannot read. Our commands answer everything else
         themselves (see `answering`), so anything left here is unexpected."""
         odd_input = (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound,
-                     app_commands.TransformerError, app_commands.CheckFailure)
+                     app_commands.TransformerError, app_commands.CheckFailure, BadOptions)
         if isinstance(error, odd_input):
-            log.info("could not read /%s from user %s: %s", (interaction.data or {}).get("name", "?"),
-                     interaction.user.id, type(error).__name__)
+            # (BadOptions names the option, never its value: a move may be secret)
+            why = f"{type(error).__name__}: {error}" if isinstance(error, BadOptions) else type(error).__name__
+            log.info("could not read /%s from user %s: %s", str((interaction.data or {}).get("name", "?"))[:32],
+                     interaction.user.id, why)
             text = ("I could not read that command (perhaps from an older version of the bot): "
                     "pick it again from the list of commands.")
+            if isinstance(error, BadOptions):
+                text = f"I could not read that command: {error}. Pick it again from the list of commands."
         else:
             log.error("unexpected error in /%s", (interaction.data or {}).get("name", "?"),
                       exc_info=error)

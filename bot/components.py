@@ -29,14 +29,54 @@ async def _not_here(self, interaction) -> bool:
     return False
 
 
-def builds(kind: str):
+def builds(kind: str, phases: tuple[str, ...] = ("active",)):
+    """Register a component class for control specs of `kind`, made for games in `phases`
+    (see out_of_phase)."""
     def register(cls):
         BUILDERS[kind] = cls.from_spec
         DYNAMIC_ITEMS.append(cls)
         cls.__item_repr_attributes__ = ("game_id",)
         cls.interaction_check = _not_here   # see Controls
+        cls.phases = phases
         return cls
     return register
+
+
+# ---- controls act only where they were made -------------------------------------------------
+# A custom_id names a game, but a client (or proxy) can send any custom_id from any message:
+# the controller (component_used) checks each press against the pressed message and the phase
+# of the game before the control's callback runs.
+
+# A game's phases in order: a lobby or a rematch request, then play, then its end.
+PHASE_ORDER = {"lobby": 0, "rematch request": 0, "active": 1, "finished": 2, "cancelled": 2}
+
+
+def phase(row, is_rematch: bool) -> str:
+    """The phase of game `row`: a rematch request (a lobby row of a rematch) is not a lobby."""
+    return "rematch request" if row.status == "lobby" and is_rematch else row.status
+
+
+def out_of_phase(item, phase_: str) -> bool:
+    """Whether `item`, made for games in `item.phases`, must not act on a game in `phase_`: one
+    not come to those phases yet, or another of the same rank (a rematch request for a lobby
+    button). A phase that has passed (a lobby started, a game over) is its handler's to
+    explain, as for any control that has gone out of date."""
+    phases = getattr(item, "phases", ("active",))
+    return phase_ not in phases and PHASE_ORDER.get(phase_, 0) <= max(PHASE_ORDER[p] for p in phases)
+
+
+def component_ids(message) -> set[str]:
+    """The custom_ids of the components on `message` (a discord.Message), at any depth."""
+    found: set[str] = set()
+    stack = list(getattr(message, "components", None) or [])
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None):
+            found.add(component.custom_id)
+        stack += list(getattr(component, "children", None) or getattr(component, "components", None) or [])
+        if getattr(component, "accessory", None) is not None:
+            stack.append(component.accessory)
+    return found
 
 
 class Controls(discord.ui.View):
@@ -198,6 +238,7 @@ class OpButton(DynamicItem[Button],
         label, style = _OPS[kind][op]
         super().__init__(Button(label=label, style=style, custom_id=f"pp:{kind}:{game_id}:{op}"))
         self.kind, self.game_id, self.op = kind, game_id, op
+        self.phases = ("lobby",) if kind == "lobby" else ("active",)   # (a draw offer's: play)
 
     interaction_check = _not_here
 

@@ -38,7 +38,7 @@ def history_cog(interaction: discord.Interaction) -> "History":
     return interaction.client.get_cog("History")  # type: ignore[attr-defined,return-value]
 
 
-@builds("rematch")
+@builds("rematch", phases=("finished",))
 class RematchButton(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+)"):
     """Under a finished game's result post: ask its players for a rematch."""
 
@@ -63,7 +63,7 @@ _ANSWERS = {"accept": ("Accept the rematch", discord.ButtonStyle.success),
             "decline": ("Decline", discord.ButtonStyle.secondary)}
 
 
-@builds("rematch-answer")
+@builds("rematch-answer", phases=("rematch request",))
 class RematchAnswer(DynamicItem[Button], template=r"pp:rematch:(?P<gid>\d+):(?P<op>accept|decline)"):
     """Under a rematch request: accept or decline it (the id is the new game's)."""
 

@@ -924,6 +924,18 @@ class Store:
                                       (json.dumps(accepted), new_game_id))
         return accepted
 
+    async def game_of_message(self, message_id: int) -> int | None:
+        """The game whose lobby message or delivered notice `message_id` is; None if the bot
+        stored no such message (an ephemeral answer, a rematch request, a pruned notice)."""
+        if not 0 < message_id < 2 ** 63:
+            return None
+        async with self.lock:
+            row = await self._first(
+                "SELECT game_id FROM outbox WHERE message_id=? AND game_id IS NOT NULL "
+                "UNION ALL SELECT id FROM games WHERE lobby_message_id=? LIMIT 1",
+                (message_id, message_id))
+        return row[0] if row else None
+
 
 @dataclass
 class RatedResult:
