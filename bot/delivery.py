@@ -243,7 +243,9 @@ class Delivery:
         if row is None:
             return
         newly = await store.mark_dms_closed(row.id, item.target_id)
-        if fallback and (newly or not item.payload.get("fallback_once")):
+        # A DM refused after its game ended (it was queued before the end) needs no button: the
+        # end took the controls off every post it knew, and this one would keep its own.
+        if fallback and row.status == "active" and (newly or not item.payload.get("fallback_once")):
             target = row.thread_id or row.channel_id
             await store.add_notices(row.id, [Notice("channel", target, fallback)], self.bot.now())
 

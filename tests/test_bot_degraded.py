@@ -464,3 +464,31 @@ async def test_a_discord_that_refuses_edits_still_gets_every_board(fake, people,
             clock.advance(3600)
             await settle(bot)
         assert await bot.store.outbox_waiting() == 0
+
+
+async def test_a_dm_refused_only_after_its_game_ended_leaves_no_live_button(fake, people, tmp_path):
+    """bob's DMs are closed, and Discord has a bad minute when the game's first DMs go out (they
+    wait to be tried again); meanwhile the game ends. When bob's DM is then refused, no "Open my
+    private controls" button is posted for a game that is over, nor any DM with live controls."""
+    alice, bob = people
+    clock = FakeClock()
+    fake.close_dms(bob)
+    bad_minute = [True]
+    failed = break_route(fake, CREATE_DM, UNAVAILABLE, when=lambda *args: bad_minute[0])
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=7) as bot:
+        lobby = (await command(fake, alice, "play", {"game": "galaxies"})).original
+        await fake.click(bob, lobby.button("Join"), message_id=lobby.id)
+        thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id, timeout=10)
+        await fake.wait_for(lambda: fake.messages(thread), timeout=10)
+        await settle(bot)
+        assert failed   # the secret choices' DMs are waiting
+        await command(fake, alice, "resign", {}, channel=thread)
+        await settle(bot)
+        assert any("🏁" in m.content for m in fake.messages(thread))
+        bad_minute[0] = False
+        clock.advance(3600)
+        await settle(bot)
+        live = [m for m in fake.all_messages if not m.ephemeral and not m.deleted
+                and any(c.get("custom_id") and not c.get("disabled")
+                        and not c["custom_id"].startswith("pp:rematch:") for c in m.all_components())]
+        assert live == []
