@@ -5,7 +5,7 @@ it would stall every other game. By default the bot starts a small pool of worke
 once (one per core: the SVG build holds the GIL, so threads would not use the second core)
 and hands each board to it. Should the pool fail (a worker killed, a machine that cannot start
 processes), the renderer falls back to a thread: still off the loop, though the resvg binding
-holds the GIL while it draws, so the loop waits that long (10-20 ms a board) between its turns.
+holds the GIL while it draws, so the loop waits that long (10-30 ms a board) between its turns.
 
 Modes (setting `render_in`): "process" (the bot's default), "thread" (tests: no processes to
 start, and monkeypatched renderers still apply), "inline" (on the calling thread; tools only).
