@@ -55,15 +55,16 @@ class Cable:
             await sink.drain()
 
 
-async def silent_listener(port: int) -> asyncio.Server:
-    """Accepts connections on `port` and never answers: a gateway that hangs mid-handshake."""
+async def silent_listener(port: int) -> tuple[asyncio.Server, list]:
+    """Accepts connections on `port` and never answers: a gateway that hangs mid-handshake.
+    Also returns the list of connections it holds."""
     held = []
 
     async def hold(reader, writer):
         held.append(writer)
         await reader.read()
 
-    return await asyncio.start_server(hold, "127.0.0.1", port)
+    return await asyncio.start_server(hold, "127.0.0.1", port), held
 
 
 def reconnect_delays(output: bytearray) -> list[float]:
@@ -99,8 +100,9 @@ async def test_sigterm_stops_the_bot_promptly_while_discord_is_unreachable(tmp_p
             else:
                 await fake.stop()   # Discord goes away; the bot resumes at the fake's own address
                 if state == "connecting":
-                    listener = await silent_listener(fake.port)
-                    await asyncio.sleep(1.5)   # its resume now waits for a handshake
+                    listener, held = await silent_listener(fake.port)
+                    await fake.wait_for(lambda: held, timeout=30)   # its resume: no handshake
+                    await asyncio.sleep(0.2)
                 else:
                     # discord.py's back-off grows (1-2 s, then up to 4, 8 s...): wait for a
                     # long one, which the bot used to sit out before it stopped
