@@ -1,6 +1,9 @@
 # piecepack-bot: the Discord bot, with its SQLite database in a volume.
 #   docker build -t piecepack-bot .
 #   docker run -d --name piecepack -e DISCORD_TOKEN=... -v piecepack-data:/data piecepack-bot
+# or `docker compose up -d` (compose.yaml). The same file builds for linux/amd64 and linux/arm64
+# (docker buildx build --platform linux/amd64,linux/arm64 ...): every dependency has wheels for
+# both, and no step depends on the machine.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -22,10 +25,13 @@ COPY bot ./bot
 COPY computer ./computer
 RUN pip install --no-deps . && rm -rf /src
 
-# An unprivileged user owns only the data directory.
-RUN useradd --system --uid 10001 --user-group --no-create-home piecepack \
+# An unprivileged user owns only the data directory; its group has the same number (useradd's
+# --user-group alone takes the next system gid, 999), so files in a volume read 10001:10001.
+RUN groupadd --system --gid 10001 piecepack \
+    && useradd --system --uid 10001 --gid piecepack --no-create-home --shell /usr/sbin/nologin \
+        piecepack \
     && mkdir /data && chown piecepack:piecepack /data
-USER piecepack
+USER 10001:10001
 WORKDIR /data
 VOLUME ["/data"]
 ENV PIECEPACK_DB=/data/piecepack.sqlite3
@@ -35,5 +41,6 @@ ENV PIECEPACK_DB=/data/piecepack.sqlite3
 HEALTHCHECK --interval=60s --timeout=10s --start-period=60s --retries=3 \
     CMD ["piecepack-bot", "health"]
 
-# Exec form: SIGTERM from `docker stop` reaches the bot, which closes cleanly.
+# Exec form: SIGTERM from `docker stop` reaches the bot, which closes cleanly at once, within
+# Docker's 10 s grace, even while Discord cannot be reached.
 CMD ["piecepack-bot"]

@@ -105,15 +105,29 @@ async def run_bot(settings: Settings) -> int:
         log.error("%s", exc)
         return 1
     bot = PiecepackBot(settings, store=store)
+    # SIGTERM (docker stop) and SIGINT stop the bot whatever its connection is doing. close()
+    # alone would let start() first wait out discord.py's reconnect back-off (up to minutes while
+    # Discord cannot be reached: Docker kills the bot after 10 s), so start() runs as a task of
+    # its own that the signal cancels; leaving `async with bot` then closes the bot, database
+    # included.
+    stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+            loop.add_signal_handler(sig, stopping.set)
         except (NotImplementedError, RuntimeError):
             pass
     async with bot:
+        running = asyncio.ensure_future(bot.start(settings.token))
+        stopped = asyncio.ensure_future(stopping.wait())
         try:
-            await bot.start(settings.token)
+            await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            if not bot.is_closed():   # (closing already: start() ends by itself)
+                running.cancel()
+            await running
+        except asyncio.CancelledError:
+            if not stopping.is_set():
+                raise
         except discord.LoginFailure:
             log.error("Discord refused the token: check DISCORD_TOKEN (reset it in the Developer "
                       "Portal if needed).")
@@ -142,6 +156,9 @@ async def run_bot(settings: Settings) -> int:
             log.error("Cannot connect to the gateway at %s: check the network and "
                       "DISCORD_GATEWAY_URL.", settings.gateway_url or "Discord's default")
             return 1
+        finally:
+            stopped.cancel()
+            running.cancel()   # (nothing, once it has ended)
     return 0
 
 

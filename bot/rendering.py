@@ -4,7 +4,8 @@ Drawing a board (SVG build in Python, then resvg) takes tens of milliseconds; on
 it would stall every other game. By default the bot starts a small pool of worker processes
 once (one per core: the SVG build holds the GIL, so threads would not use the second core)
 and hands each board to it. Should the pool fail (a worker killed, a machine that cannot start
-processes), the renderer falls back to a thread, which still keeps resvg's part off the loop.
+processes), the renderer falls back to a thread: still off the loop, though the resvg binding
+holds the GIL while it draws, so the loop waits that long (10-30 ms a board) between its turns.
 
 Modes (setting `render_in`): "process" (the bot's default), "thread" (tests: no processes to
 start, and monkeypatched renderers still apply), "inline" (on the calling thread; tools only).

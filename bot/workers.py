@@ -218,23 +218,31 @@ class WorkerPool:
                 try:
                     return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
                 except BrokenProcessPool:
+                    if self._closed:   # its workers ended by close()
+                        raise asyncio.CancelledError() from None
                     log.warning("the %s died; working in a thread from now on", self.what)
                     self._stop_pool()
                     self.mode = "thread"
         return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
-        """Stop the workers; calls still waiting for a turn are cancelled, and no later call
-        starts a new pool (closing must not start workers again on the way out)."""
+        """Stop the workers, busy or not; calls still waiting for a turn are cancelled, and no
+        later call starts a new pool (closing must not start workers again on the way out)."""
         self._closed = True
         waiting, self._waiting = self._waiting, []
         for _, _, turn in waiting:
             turn.cancel()
-        self._stop_pool()
+        self._stop_pool(end_workers=True)
 
-    def _stop_pool(self) -> None:
+    def _stop_pool(self, end_workers: bool = False) -> None:
         if self._pool is not None:
+            # Python's exit waits for the work a pool's workers are doing: a long solve would
+            # hold a stopping bot past Docker's 10 s grace. Nothing they do must be finished (a
+            # board is drawn again, a computer thinks again after a restart).
+            workers = list((self._pool._processes or {}).values()) if end_workers else []
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
             self._pool = None
 
 

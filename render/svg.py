@@ -7,17 +7,20 @@ same on every machine.
 PNGs are scaled up to `PNG_WIDTH` pixels wide: a board drawn 560 user units wide becomes an
 800 px image, crisp on a phone's 2x screen (Discord shows it about 400 points wide), without any
 game laying itself out anew.
-The binding (svg2png-py, resvg built for speed) lets go of the GIL while it draws, and keeps
-its font database for the life of the process rather than loading the fonts on every call.
+The binding (the `resvg` package: wheels for Linux x86-64 and arm64 with glibc or musl, macOS
+Intel and Apple, Windows) keeps the fonts in its parsing options, loaded once per thread rather
+than on every call (its options may not cross threads). It holds the GIL while it draws, so the
+bot draws in worker processes (bot/rendering.py).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
-import svg2png_py
+import resvg
 
 from . import glyphs
 
@@ -112,17 +115,20 @@ PNG_WIDTH = 800   # pixels: drawings narrower than this are scaled up to it
 _ROOT_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"')
 
 
-@lru_cache(maxsize=1)
-def font_database() -> svg2png_py.FontDatabase:
-    """Only the bundled font files, loaded once per process."""
-    fonts = svg2png_py.FontDatabase()
-    for path in FONT_FILES:
-        fonts.load_font_file(str(path))
-    return fonts
+_this_thread = threading.local()
 
 
-def _options() -> svg2png_py.RenderOptions:
-    return svg2png_py.RenderOptions(font_family=FONT_FAMILY)
+def font_database() -> resvg.usvg.Options:
+    """resvg's parsing options with the bundled font files and nothing else (they start with
+    no font at all, not the machine's), loaded once per thread."""
+    options = getattr(_this_thread, "options", None)
+    if options is None:
+        options = resvg.usvg.Options.default()
+        for path in FONT_FILES:
+            options.load_font_file(str(path))
+        options.font_family = FONT_FAMILY
+        _this_thread.options = options
+    return options
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -130,7 +136,19 @@ def svg_size(svg: str) -> tuple[float, float]:
     match = _ROOT_SIZE.search(svg[:1000])
     if match:
         return float(match.group(1)), float(match.group(2))
-    return svg2png_py.svg_intrinsic_size(svg, font_database(), _options())
+    width, height = _parse(svg).int_size()
+    return float(width), float(height)
+
+
+def _parse(svg: str) -> resvg.usvg.Tree:
+    """resvg's tree of `svg`. The binding panics on an SVG it cannot read, and pyo3's panic is
+    no Exception (nothing that catches errors would catch it): it becomes a ValueError."""
+    try:
+        return resvg.usvg.Tree.from_str(svg, font_database())
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:
+        raise ValueError(f"resvg cannot read this SVG: {error}") from None
 
 
 @lru_cache(maxsize=2)
@@ -189,6 +207,5 @@ def svg_to_png(svg: str, width: int | None = None) -> bytes:
     own_width, own_height = svg_size(svg)
     scale = png_scale(own_width, width)
     size = (max(1, round(own_width * scale)), max(1, round(own_height * scale)))
-    png = svg2png_py.svg_to_png(svg, font_database(), transform=(scale, 0, 0, 0, scale, 0),
-                                bg_size=size, options=_options())
+    png = resvg.render(_parse(svg), (scale, 0, 0, 0, scale, 0), bg_size=size)
     return png if isinstance(png, bytes) else bytes(png)

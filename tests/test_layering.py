@@ -104,7 +104,7 @@ def dependency_tree(root: str, extras=()) -> set[str]:
 
 def test_no_pillow_anywhere_in_the_dependency_tree():
     tree = dependency_tree("piecepack-bot", extras=("test",))
-    assert {"discord-py", "aiosqlite", "svg2png-py", "pytest"} <= tree
+    assert {"discord-py", "aiosqlite", "resvg", "pytest"} <= tree
     assert "pillow" not in tree
 
 

@@ -6,10 +6,12 @@ import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-import svg2png_py
+import resvg
 
 import engine
 import render
@@ -71,6 +73,37 @@ def png_size(png: bytes) -> tuple[int, int]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert png[12:16] == b"IHDR"
     return struct.unpack(">II", png[16:24])
+
+
+def png_rgba(png: bytes) -> bytes:
+    """The pixels of an 8-bit RGBA, non-interlaced PNG (what resvg writes), row after row."""
+    width, height = png_size(png)
+    assert png[24:29] == bytes([8, 6, 0, 0, 0])
+    data, at = b"", 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        if kind == b"IDAT":
+            data += png[at + 8:at + 8 + length]
+        at += 12 + length
+    raw, stride, rows, previous = zlib.decompress(data), width * 4, [], bytes(width * 4)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - 4] if i >= 4 else 0
+            up, corner = previous[i], previous[i - 4] if i >= 4 else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        previous = bytes(line)
+        rows.append(previous)
+    return b"".join(rows)
 
 
 # ---------------------------------------------------------------------------- board content
@@ -263,21 +296,39 @@ def test_the_same_view_gives_the_same_bytes():
     assert render.render_png(view) == render.render_png(view)
 
 
-def _rasterise(text: str, fonts: "svg2png_py.FontDatabase") -> bytes:
-    """`text` drawn like svg.svg_to_png does, but with the font database given."""
+def _rasterise(text: str, fonts: resvg.usvg.Options, scale: float | None = None) -> bytes:
+    """`text` drawn like svg.svg_to_png does (or at `scale`), but with the fonts given."""
     width, height = svg.svg_size(text)
-    scale = svg.png_scale(width)
-    return bytes(svg2png_py.svg_to_png(
-        text, fonts, transform=(scale, 0, 0, 0, scale, 0),
-        bg_size=(round(width * scale), round(height * scale)),
-        options=svg2png_py.RenderOptions(font_family=svg.FONT_FAMILY)))
+    scale = scale or svg.png_scale(width)
+    fonts.font_family = svg.FONT_FAMILY
+    return resvg.render(resvg.usvg.Tree.from_str(text, fonts), (scale, 0, 0, 0, scale, 0),
+                        bg_size=(round(width * scale), round(height * scale)))
 
 
 def test_only_the_bundled_font_is_loaded():
     bundled = sorted(str(p) for p in (ROOT / "render" / "fonts").glob("*.ttf"))
     assert sorted(str(p) for p in svg.FONT_FILES) == bundled
     assert all(Path(f).is_file() for f in bundled)
-    assert len(svg.font_database()) == len(bundled)   # one face per file, nothing else
+    assert resvg.usvg.Options.default().list_fonts() == []   # not the machine's fonts
+    assert svg.font_database().list_fonts() == [svg.FONT_FAMILY]   # the bundle's one family
+
+
+def test_each_thread_draws_with_fonts_of_its_own():
+    """The binding's options may not cross threads (it panics if they do): a renderer thread
+    loads the fonts for itself, once, and draws the same bytes."""
+    document = svg.document(200, 60, svg.text(10, 30, "Night 5", 30, anchor="start"))
+    here = svg.svg_to_png(document)
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(svg.svg_to_png, [document] * 4)) == [here] * 4
+        assert len(set(pool.map(lambda _: id(svg.font_database()), range(8)))) <= 2
+    assert svg.font_database() is svg.font_database()
+
+
+def test_an_svg_resvg_cannot_read_is_a_value_error():
+    # (the binding panics; pyo3's panic is a BaseException that no error handler would catch)
+    for bad in ("", "<svg", "<html/>"):
+        with pytest.raises(ValueError, match="resvg cannot read"):
+            svg.svg_to_png(bad)
 
 
 def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
@@ -285,7 +336,7 @@ def test_text_is_drawn_with_the_bundled_font_and_nothing_else():
     blank = svg.document(200, 60, "")
     drawn = svg.svg_to_png(with_text)
     assert drawn != svg.svg_to_png(blank)  # the text really is drawn
-    no_fonts = _rasterise(with_text, svg2png_py.FontDatabase())
+    no_fonts = _rasterise(with_text, resvg.usvg.Options.default())
     assert no_fonts == svg.svg_to_png(blank)  # ... and only our fonts can draw it
     # Regular and bold faces are both in the bundle.
     regular = svg.document(200, 60, svg.text(10, 30, "Night 5", 30, anchor="start"))
@@ -296,17 +347,17 @@ def test_system_fonts_make_no_difference(monkeypatch):
     """The same bytes whether resvg may see the machine's fonts or not: only ours are used."""
     text_svg = render.render_svg(hand_view(), names={"ann": "Ann 🙂"})   # the emoji: <text> kept
     ours = svg.svg_to_png(text_svg)
-    fonts = svg2png_py.FontDatabase()
+    fonts = resvg.usvg.Options.default()
     fonts.load_system_fonts()
     for path in svg.FONT_FILES:
         fonts.load_font_file(str(path))
+    fonts.font_family = svg.FONT_FAMILY
     monkeypatch.setattr(svg, "font_database", lambda: fonts)
     assert svg.svg_to_png(text_svg) == ours
 
 
 def _pixels(text: str) -> bytes:
-    return svg2png_py.svg_to_rgba(text, svg.font_database(),
-                                  options=svg2png_py.RenderOptions(font_family=svg.FONT_FAMILY))[0]
+    return png_rgba(_rasterise(text, svg.font_database(), scale=1))
 
 
 @pytest.mark.parametrize("bold", [False, True])
@@ -335,8 +386,8 @@ def test_only_our_text_elements_become_outlines():
 
 
 def test_png_bytes_even_from_a_binding_that_returns_a_list(monkeypatch):
-    real = svg2png_py.svg_to_png
-    monkeypatch.setattr(svg.svg2png_py, "svg_to_png", lambda *a, **kw: list(real(*a, **kw)))
+    real = resvg.render
+    monkeypatch.setattr(svg.resvg, "render", lambda *a, **kw: list(real(*a, **kw)))
     png = svg.svg_to_png(svg.document(10, 10, ""))
     assert isinstance(png, bytes) and png_size(png) == (800, 800)
 

@@ -123,3 +123,32 @@ def test_a_games_background_work_can_be_sent_to_a_worker_process():
     game = engine.get_game("pack-solitaire")
     work = ui.adapter_for(game.name).background(game, game.new_game(["1"], seed=3), {})
     assert pickle.loads(pickle.dumps(work)).args == work.args
+
+
+# A stand-in bot that stops while a worker is busy (a long Pack Solitaire solve, say).
+STOPS_WHILE_BUSY = """
+import asyncio, os, time
+from bot.workers import WorkerPool
+
+async def main():
+    pool = WorkerPool("process", 1)
+    await pool.run(os.getpid)   # the worker is up
+    work = asyncio.ensure_future(pool.run(time.sleep, 60))
+    await asyncio.sleep(0.5)   # ... and busy
+    work.cancel()   # as the bot's close() cancels what waited for it
+    pool.close()
+
+asyncio.run(main())
+"""
+
+
+def test_a_bot_stopping_does_not_wait_for_a_busy_worker():
+    """Python's exit waits for the work a process pool is doing: a long solve or search would
+    hold a stopping bot past Docker's 10 s grace. Nothing a worker does must be finished (a
+    board is drawn again, a computer thinks again after a restart): close() ends the workers."""
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", STOPS_WHILE_BUSY], cwd=ROOT, timeout=120,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - started < 20, "the stop waited for the worker's 60 s of work"
+    assert "Traceback" not in done.stderr and "died" not in done.stderr
