@@ -31,11 +31,11 @@ from typing import Awaitable, Callable, Mapping
 import engine
 from engine import Game, GameError, Rng
 
-from . import computers, ratings, texts, ui
-from .errors import StaleControls, UserError  # noqa: F401  (also imported from here)
-from .settings import DEADLINES
-from .storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
-from .workers import WorkerPool
+from .. import computers, ratings, texts, ui
+from ..errors import StaleControls, UserError  # noqa: F401  (also imported from here)
+from ..settings import DEADLINES
+from ..storage import Conflict, Event, GameRow, Notice, OutboxItem, Seat, Store, Timer
+from ..workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
