@@ -3,11 +3,14 @@ away (/away, bot.away)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .. import computers, texts
 from ..storage import Conflict, GameRow, Notice, OutboxItem, Timer
 from .common import PAUSED_UNTIL, REMINDER_SHARE
+
+if TYPE_CHECKING:
+    from .core import GameFlow
 
 
 class TimeAway:

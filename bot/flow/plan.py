@@ -4,11 +4,14 @@ timers, for public and secret turns and for private boards."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .. import computers, texts, ui
 from ..storage import GameRow, Notice, OutboxItem
 from .common import CLOSED, DRAW_OVER, REPLACED, closed_note, compose, public_part, rematch_controls, strip
+
+if TYPE_CHECKING:
+    from .core import GameFlow
 
 
 class Planning:
