@@ -1,0 +1,143 @@
+"""Computer players' turns in the game flow: each computer the game waits for has a timer; when
+it fires, the computer thinks off the event loop and its move is applied like a person's."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine import GameError
+
+from .. import computers, ui
+from ..storage import Conflict, GameRow
+from .common import COMPUTER_RETRY, COMPUTER_TIMER, log
+
+
+class ComputerTurns:
+    """GameFlow's part (bot.flow.core) that has computers move (and decline draws)."""
+
+    async def with_computer_timers(self, row: GameRow, game, state, timers: dict | None,
+                                   now: float) -> dict | None:
+        """`timers` (those of a commit: None keeps the stored ones) with a timer for every
+        computer the game now waits for that has none: it moves when that timer fires, so a
+        restart in between loses nothing."""
+        if game.outcome(state) is not None:
+            return timers
+        waiting = [p for p in game.awaited(state) if computers.is_computer(p)]
+        waiting += [p for p in self.draw_answers_owed(game, state) if p not in waiting]
+        if not waiting:
+            return timers
+        if timers is None:
+            stored = await self.store.timers_of(row.id)
+            if all(COMPUTER_TIMER + p in stored for p in waiting):
+                return None
+            timers = {kind: (t.due_at, t.data) for kind, t in stored.items()}
+        else:
+            timers = dict(timers)
+        due = now + computers.PAUSE * self.computer_pace
+        for player in waiting:
+            timers.setdefault(COMPUTER_TIMER + player, (due, {}))
+        return timers
+
+    @staticmethod
+    def draw_answers_owed(game, state) -> list[str]:
+        """The computers that have a draw offer to answer (they decline it)."""
+        public = game.view(state, None)
+        offer = public.get("draw_offer")
+        if not offer:
+            return []
+        return [p for p in ui.adapter_for(game.name).players_in(game, public)
+                if computers.is_computer(p) and p not in offer["accepted"]]
+
+    async def _computer_due(self, row: GameRow, player: str) -> None:
+        """A computer's timer fired: it thinks in a task of its own (the timers and the
+        outbox go on meanwhile); its timer moves a little later, in case the bot stops."""
+        key = (row.id, player)
+        task = self.thinking.get(key)
+        if task is not None and not task.done():
+            return
+        now = self.clock()
+        try:
+            await self.store.set_timer(row.id, row.version, COMPUTER_TIMER + player,
+                                       now + COMPUTER_RETRY, [], now)
+        except Conflict:
+            return   # the game moved on: its commit set the timers to look at next
+        self.thinking[key] = asyncio.create_task(self._computer_plays(row.id, player),
+                                                 name=f"computer {player} of game {row.id}")
+
+    async def _computer_plays(self, game_id: int, player: str) -> None:
+        """Ask the computer for its move on its own view, off the event loop, and apply it like
+        a person's; if the game moved on meanwhile, ask again. When the game still waits for it
+        afterwards (the steps of one action, BYOP1's next slides), its timer says when it goes
+        on: after the usual pause, or BYOP1's pace for the slides just made."""
+        kind = COMPUTER_TIMER + player
+        try:
+            for _ in range(50):
+                row = await self.store.get_game(game_id)
+                if row is None or row.status != "active":
+                    return
+                game = self.game_of(row)
+                state = self.state_of(row)
+                if player in self.draw_answers_owed(game, state):
+                    # A computer does not agree to draws: it declines at once, as a person would.
+                    try:
+                        await self.commit_change(row, game, state, game.decline_draw(state, player),
+                                                 actor=player, kind="decline")
+                    except Conflict:
+                        pass
+                    continue
+                if player not in game.awaited(state):
+                    await self._set_computer_timer(game_id, kind, None)
+                    return
+                action, delay = await self.thinker.decide(
+                    row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
+                    game.view(state, player))
+                latest = await self.store.get_game(game_id)
+                if latest is None or latest.version != row.version:
+                    continue   # the state moved on: ask again
+                try:
+                    parsed = game.parse_action(state, player, action)
+                    new = game.apply(state, player, parsed)
+                except GameError:
+                    # (not what it chose, nor why it was refused: it may be a secret choice)
+                    log.warning("computer %s of game %s chose a move the game refused", player, game_id)
+                    return   # (its timer asks again later)
+                try:
+                    await self.commit_change(row, game, state, new, actor=player, kind="move",
+                                             detail=str(parsed))
+                except Conflict:
+                    continue
+                if player in game.awaited(new) and game.outcome(new) is None:
+                    wait = (delay or computers.PAUSE) * self.computer_pace
+                    await self._set_computer_timer(game_id, kind, self.clock() + wait)
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer %s of game %s failed to move", player, game_id)
+        finally:
+            if self.thinking.get((game_id, player)) is asyncio.current_task():
+                del self.thinking[(game_id, player)]
+
+    async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
+        """Move (or with None, drop) a computer's timer on the game as it is now: a timer
+        that turns out to be stale does no harm (the computer looks before it moves)."""
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return
+            try:
+                await self.store.set_timer(game_id, row.version, kind, due, [], self.clock())
+                self.on_commit()   # (the background task then sleeps until it is due)
+                return
+            except Conflict:
+                continue
+
+    async def computers_idle(self) -> None:
+        """Wait until no computer is thinking (tests, shutdown)."""
+        while self.thinking:
+            await asyncio.gather(*list(self.thinking.values()), return_exceptions=True)
+
+    def stop_computers(self) -> None:
+        for task in self.thinking.values():
+            task.cancel()
+        self.thinker.close()
