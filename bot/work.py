@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.app")   # (the bot's logger, as before this loop left bot.app)
 
 MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing

@@ -16,7 +16,7 @@ from ..flow import UserError
 from .common import APOLOGY, UNKNOWN_CONTROLS
 from .tree import BadOptions
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.commands")   # (one logger for the package, as before its split)
 
 
 class Answering:

@@ -18,7 +18,7 @@ from ..flow import UserError, parse_options
 from ..storage import Conflict
 from .common import COMPUTER_CHOICES, DEADLINE_CHOICES, GAME_CHOICES, is_moderator
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.commands")   # (one logger for the package, as before its split)
 
 
 class Lobby:

@@ -13,7 +13,7 @@ from ..components import build_view
 from ..flow import StaleControls, UserError
 from .common import EVERYWHERE
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.commands")   # (one logger for the package, as before its split)
 
 
 class Moves:
