@@ -1,5 +1,5 @@
 """The bot: a discord.py `commands.Bot` with the store, the game flow, the commands and the
-background task that fires timers and delivers the outbox."""
+background task that fires timers and delivers the outbox (bot.work)."""
 
 from __future__ import annotations
 
@@ -27,14 +27,12 @@ from .flow import GameFlow
 from .history import History
 from .settings import Settings
 from .storage import Store
+from .work import Worker
 from .workers import WorkerPool, ask_for_quick_wakeups
 
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH_KEY = "commands_hash"
-MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
-MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
-OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
 HEARTBEAT_EVERY = 30.0      # seconds between two writes of the health file
 HEARTBEAT_STALE = 90.0      # a health file older than this means the bot is stuck or gone
 GATEWAY_GRACE = 120.0       # discord.py reconnects by itself; down longer than this is unhealthy
@@ -101,10 +99,7 @@ class PiecepackBot(commands.Bot):
         self.renderer = Renderer(settings.render_in)
         # a game's slow work (Pack Solitaire's solver) runs apart from boards and computers
         self.slow_work = WorkerPool(settings.render_in, 1, nice=15)
-        self._wake: asyncio.Event | None = None
-        self._due_lock: asyncio.Lock | None = None
-        self._task: asyncio.Task | None = None
-        self._pruned_at = 0.0
+        self.worker = Worker(self)
         self._heartbeat: asyncio.Task | None = None
         self.gateway_connected = False
         self.gateway_since = time.time()
@@ -116,8 +111,7 @@ class PiecepackBot(commands.Bot):
     # ---- start and stop --------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        self._wake = asyncio.Event()
-        self._due_lock = asyncio.Lock()
+        self.worker.prepare()
         ask_for_quick_wakeups()   # this thread runs the loop: ahead of the workers it starts now
         self.renderer.start()
         if self.store is None:
@@ -142,7 +136,7 @@ class PiecepackBot(commands.Bot):
         if self.sync_on_start:
             await self.sync_commands_if_changed()
         if self.background:
-            self._task = asyncio.create_task(self._background(), name="piecepack-background")
+            self.worker.start()
             if self.settings.health_file:
                 self._heartbeat = asyncio.create_task(self._beat(), name="piecepack-heartbeat")
         self.setup_done = True
@@ -158,13 +152,7 @@ class PiecepackBot(commands.Bot):
                 write_health(self.settings.health_file, {"at": time.time(), "stopped": True})
             except OSError:
                 pass
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
-            self._task = None
+        await self.worker.stop()
         if self.flow is not None:
             self.flow.stop_computers()
         await super().close()
@@ -192,7 +180,7 @@ class PiecepackBot(commands.Bot):
 
     async def health_status(self) -> dict:
         try:
-            async with asyncio.timeout(DB_PING_TIMEOUT):   # see _background: not wait_for
+            async with asyncio.timeout(DB_PING_TIMEOUT):   # see bot.work: not wait_for
                 await self.store.ping(time.time())
             database = "ok"
         except Exception as exc:   # what failed goes to the health file and the log
@@ -267,42 +255,12 @@ class PiecepackBot(commands.Bot):
             log.info("published %d slash commands", len(payload))
         return len(payload)
 
-    # ---- timers and the outbox -------------------------------------------------------------
+    # ---- timers and the outbox (bot.work) ---------------------------------------------------
 
     def wake(self) -> None:
         """Something was queued: let the background task deliver it now."""
-        if self._wake is not None:
-            self._wake.set()
-            self.delivery.wake()   # its boards start drawing at once
+        self.worker.wake()
 
     async def run_due(self) -> None:
         """Fire the timers that are due and deliver the queued notices (tests call this)."""
-        async with self._due_lock:
-            for timer in await self.store.due_timers(self.now()):
-                try:
-                    await self.flow.fire(timer)
-                except Exception:
-                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
-            await self.delivery.deliver_due()
-            if self.now() - self._pruned_at > 3600:
-                self._pruned_at = self.now()
-                await self.store.prune_outbox(self.now() - OUTBOX_KEEP)
-
-    async def _background(self) -> None:
-        while True:
-            self._wake.clear()
-            try:
-                await self.run_due()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("background work failed")
-            due = await self.store.next_due()
-            delay = MAX_IDLE if due is None else min(MAX_IDLE, max(MIN_IDLE, due - self.now()))
-            # asyncio.timeout, not wait_for: on Python 3.11, wait_for returns normally when it is
-            # cancelled just as the event is set, and this loop would then outlive close()
-            try:
-                async with asyncio.timeout(delay):
-                    await self._wake.wait()
-            except TimeoutError:
-                pass
+        await self.worker.run_due()
