@@ -9,8 +9,9 @@ a player's private copy, their hand drawn as cards.
 On the grid: each black hole is a dark disc ringed in its player's colour, its scoring 3x3
 outlined in that colour, its score in a badge above the grid over its column; face-down path
 cards are card backs edged in their owner's colour. Colour is never the only mark: each player's
-emblem (red: a sun, blue: a fleur-de-lis) is on their hole, badge, path cards and bar, and the
-two scoring outlines are dashed differently; a stack of systems is a star with the number of systems it holds; an
+emblem (red: a sun, blue: a fleur-de-lis) is on their hole, path cards and bar, and the two
+scoring outlines are dashed differently (a badge, one cell wide, has no room for it: it stands
+over its hole, and red and blue stay apart under every colour-vision deficiency); a stack of systems is a star with the number of systems it holds; an
 orange ring marks where the latest card put or moved a stack.
 
 Only the view is drawn: the path shows which cells still hold a card, never which card.
@@ -193,9 +194,8 @@ def _grid(view, names, columns, rows, cell, left, top, defs: pp.Defs) -> str:
         # the score badge, in the lane above the grid, over the hole's column
         by = top - MARGIN - LANE / 2
         parts.append(group(
-            rect(cx - 32, by - 16, 64, 32, rx=8, fill=paint, stroke="#ffffff", stroke_width=2)
-            + pp.use(emblem, cx - 17, by, 22)
-            + text(cx + 12, by, view["scores"][player], NOTE + 2, bold=True, fill="#ffffff"),
+            rect(cx - 21, by - 16, 42, 32, rx=8, fill=paint, stroke="#ffffff", stroke_width=2)
+            + text(cx, by, view["scores"][player], NOTE + 2, bold=True, fill="#ffffff"),
             class_="score-badge", data_player=player))
 
     latest = _latest_cells(view.get("log") or [])
