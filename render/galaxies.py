@@ -11,8 +11,9 @@ outlined in that colour, its score in a badge above the grid over its column; fa
 cards are card backs edged in their owner's colour. Colour is never the only mark: each player's
 emblem (red: a sun, blue: a fleur-de-lis) is on their hole, path cards and bar, and the two
 scoring outlines are dashed differently (a badge, one cell wide, has no room for it: it stands
-over its hole, and red and blue stay apart under every colour-vision deficiency); a stack of systems is a star with the number of systems it holds; an
-orange ring marks where the latest card put or moved a stack.
+over its hole, and red and blue stay apart under every colour-vision deficiency); a stack of
+systems is a star with the number of systems it holds; an orange ring marks where the latest
+card put or moved a stack.
 
 Only the view is drawn: the path shows which cells still hold a card, never which card.
 Sizes are for a phone, where the image is shown 400 px wide: no text under 22 units (11 px).

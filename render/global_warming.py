@@ -4,9 +4,9 @@ Layout (user units are the pixels of the default 600 x 500 PNG): a header with t
 what the game waits for; on the left the island on water, with every column and row of the
 drawn area numbered (positions read `x,y`); on the right the players (pawn colour, who has
 chosen, and in the act phase the die face each showed; each pawn carries its suit's emblem, the
-same on the island and beside the name, so pawns are told apart without their colour) and the coin line with the bag; along
-the bottom the tiles that have sunk. Only what the view holds is drawn: a coin shows its up
-side alone.
+same on the island and beside the name, so pawns are told apart without their colour) and the
+coin line with the bag; along the bottom the tiles that have sunk. Only what the view holds
+is drawn: a coin shows its up side alone.
 
 The latest action is marked on the island from the public log: a moved tile's old and new
 places, the path of stepped pawns, and the place of the tile that sank last.

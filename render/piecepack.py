@@ -234,7 +234,8 @@ def _tile_face(defs: Defs, suit: str, value: str, pixels: int, variant: str,
             _tile_frame(pixels, INK, COIN_FILL, 0.025)
             + f'<g transform="scale({num(pixels / 100)})">'
             f'<use href="#{suit_symbol(defs, suit)}" x="{at}" y="{at}" width="{size}" height="{size}"/>'
-            f'<g transform="translate({gx},{gy})">{_value_glyph(value, suit_paint(suit, defs), gsize)}</g></g>'
+            f'<g transform="translate({gx},{gy})">'
+            f'{_value_glyph(value, suit_paint(suit, defs), gsize)}</g></g>'
         )
         return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)
