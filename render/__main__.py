@@ -18,7 +18,7 @@ from pathlib import Path
 
 import engine
 
-from . import DRAWINGS, render_png, render_svg
+from . import DRAWINGS, PALETTES, render_png, render_svg
 
 
 class ArgumentError(Exception):
@@ -61,6 +61,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", action="store_true", help="write the SVG instead of a PNG")
     p.add_argument("--width", type=int, default=None,
                    help="PNG width in pixels (default: 800, as the bot sends boards)")
+    p.add_argument("--palette", choices=list(PALETTES), default="standard",
+                   help="colours to draw with: %(choices)s (default: %(default)s, as public "
+                        "boards are drawn)")
     return p
 
 
@@ -129,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             raise ArgumentError("--width must be between 16 and 8000 pixels")
         try:
             if args.svg:
-                out.write_text(render_svg(view), encoding="utf-8")
+                out.write_text(render_svg(view, palette=args.palette), encoding="utf-8")
             else:
-                out.write_bytes(render_png(view, width=args.width))
+                out.write_bytes(render_png(view, width=args.width, palette=args.palette))
         except OSError as error:
             raise ArgumentError(f"cannot write {out}: {error.strerror or error}") from None
     except ArgumentError as error:

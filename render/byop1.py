@@ -40,11 +40,11 @@ HEADER = 40
 NOTE = 16
 
 
-def draw(view: dict, names: dict[str, str] | None = None) -> str:
+def draw(view: dict, names: dict[str, str] | None = None, palette: str = "standard") -> str:
     names = display_names(view, names)
     if view.get("board") is not None:
-        return _own_board(view, names)
-    return _public(view, names)
+        return _own_board(view, names, palette)
+    return _public(view, names, palette)
 
 
 # ---------------------------------------------------------------------------- pieces
@@ -99,10 +99,10 @@ def _grid(tiles: list[str], marks: list[bool] | None, x0: int, y0: int, cell: in
 # ---------------------------------------------------------------------------- own board
 
 
-def _own_board(view: dict, names: dict) -> str:
+def _own_board(view: dict, names: dict, palette: str) -> str:
     board = view["board"]
     viewer = view["viewer"]
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     rows, columns = view["targets"]["rows"], view["targets"]["columns"]
     # (alone, nobody else finishes and there are no points to tell)
     notes = [] if _solo(view) else [fit(_finished_line(view, names), 46)] + \
@@ -190,10 +190,10 @@ def _points_line(view: dict, names: dict) -> str:
 # ---------------------------------------------------------------------------- public image
 
 
-def _public(view: dict, names: dict) -> str:
+def _public(view: dict, names: dict, palette: str) -> str:
     history = view["history"]
     if not history:
-        return _round_status(view, names)
+        return _round_status(view, names, palette)
     last = history[-1]
     results = last["results"]
     order = sorted(results, key=lambda p: (results[p]["rank"] is None, results[p]["rank"] or 0,
@@ -210,7 +210,7 @@ def _public(view: dict, names: dict) -> str:
     # every player's total, on as many lines as they take (bold 20 px: about 12 px a character)
     totals_lines = [] if solo else _wrap(_points_line(view, names), (width - 28) // 12)
     height = top + rows_n * box_h + (len(totals_lines) + 1) * 28 + 30
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     parts = [rect(0, 0, width, height, fill=BG)]
     title = f"Playoff {last['playoff']}" if last["playoff"] else \
         "The puzzle" if solo and view["rounds"] == 1 else f"Round {last['round']}"
@@ -264,9 +264,9 @@ def _headline(view: dict, names: dict) -> str:
     return outcome_headline(outcome, names)
 
 
-def _round_status(view: dict, names: dict) -> str:
+def _round_status(view: dict, names: dict, palette: str) -> str:
     """Before any round has finished: the targets and who has finished how (never a board)."""
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     rows, columns = view["targets"]["rows"], view["targets"]["columns"]
     players = view["round_players"]
     height = 150 + 30 * len(players) + 20

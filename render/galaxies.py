@@ -8,8 +8,12 @@ a player's private copy, their hand drawn as cards.
 
 On the grid: each black hole is a dark disc ringed in its player's colour, its scoring 3x3
 outlined in that colour, its score in a badge above the grid over its column; face-down path
-cards are card backs; a stack of systems is a star with the number of systems it holds; an
-orange ring marks where the latest card put or moved a stack.
+cards are card backs edged in their owner's colour. Colour is never the only mark: each player's
+emblem (red: a sun, blue: a fleur-de-lis) is on their hole, path cards and bar, and the two
+scoring outlines are dashed differently (a badge, one cell wide, has no room for it: it stands
+over its hole, and red and blue stay apart under every colour-vision deficiency); a stack of
+systems is a star with the number of systems it holds; an orange ring marks where the latest
+card put or moved a stack.
 
 Only the view is drawn: the path shows which cells still hold a card, never which card.
 Sizes are for a phone, where the image is shown 400 px wide: no text under 22 units (11 px).
@@ -41,25 +45,25 @@ CARD_BACK = "#5a4a8a"
 LATEST = "#ff9f1a"
 
 
-def draw(view: dict, names: dict[str, str] | None = None) -> str:
+def draw(view: dict, names: dict[str, str] | None = None, palette: str = "standard") -> str:
     names = display_names(view, names)
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     columns, rows = _area(view)
     cell = min(54, (WIDTH - 2 * MARGIN) // len(columns))
     grid_w, grid_h = cell * len(columns), cell * len(rows)
     grid_top = HEADER + BAR + LANE + MARGIN
     y = grid_top + grid_h + MARGIN
-    panels = [_reveal(view, names, y)]
+    panels = [_reveal(view, names, y, defs)]
     y += PANEL if view.get("reveal") else 44     # no cards shown: one line
     if view.get("hand") is not None:
-        panels.append(_hand(view, y))
+        panels.append(_hand(view, y, defs))
         y += PANEL
     height = y
     body = [
         rect(0, 0, WIDTH, height, fill=SPACE),
         _header(view, names),
-        _players(view, names),
-        _grid(view, names, columns, rows, cell, (WIDTH - grid_w) // 2, grid_top),
+        _players(view, names, defs),
+        _grid(view, names, columns, rows, cell, (WIDTH - grid_w) // 2, grid_top, defs),
         *panels,
     ]
     return document(WIDTH, height, "".join(body), defs.svg(), data_game="galaxies",
@@ -92,15 +96,16 @@ def _status(view: dict, names: dict) -> str:
     return f"{fit(names[actor], 16)}: target of {card}"
 
 
-def _players(view: dict, names: dict) -> str:
-    return group("".join(_player_chip(view, names, p, i) for i, p in enumerate(view["players"])),
-                 class_="players")
+def _players(view: dict, names: dict, defs: pp.Defs) -> str:
+    return group("".join(_player_chip(view, names, p, i, defs)
+                         for i, p in enumerate(view["players"])), class_="players")
 
 
-def _player_chip(view: dict, names: dict, player: str, i: int) -> str:
+def _player_chip(view: dict, names: dict, player: str, i: int, defs: pp.Defs) -> str:
     half = WIDTH // 2
     x = 8 + i * half
-    paint = pp.PAINT[view["colours"][player]]
+    colour = view["colours"][player]
+    paint = defs.paint(colour)
     outcome = view.get("outcome") or {}
     lit = player in view["to_act"] or player in outcome.get("winners", [])
     mid = HEADER + (BAR - 8) / 2
@@ -111,7 +116,8 @@ def _player_chip(view: dict, names: dict, player: str, i: int) -> str:
         line += " ✔"
     body = (rect(x, HEADER, half - 16, BAR - 8, rx=10, fill="#232a45",
                  stroke=HIGHLIGHT if lit else paint, stroke_width=3)
-            + circle(x + 26, mid, 13, fill="#000000", stroke=paint, stroke_width=5)
+            + circle(x + 26, mid, 15, fill="#000000", stroke=paint, stroke_width=4)
+            + pp.use(pp.seat_emblem(defs, colour), x + 26, mid, 20)
             + text(x + 48, mid, line, NOTE, anchor="start", fill="#ffffff"))
     return group(body, class_="player", data_player=player)
 
@@ -128,7 +134,11 @@ def _area(view: dict) -> tuple[range, range]:
     return range(min(xs), max(xs) + 1), range(min(ys), max(ys) + 1)
 
 
-def _grid(view, names, columns, rows, cell, left, top) -> str:
+# The two scoring outlines: dashes for the first seat, dots for the second.
+SCORING_DASHES = ("10 5", "2 5")
+
+
+def _grid(view, names, columns, rows, cell, left, top, defs: pp.Defs) -> str:
     def corner(x, y):
         return left + (x - columns.start) * cell, top + (rows.stop - 1 - y) * cell
 
@@ -155,27 +165,32 @@ def _grid(view, names, columns, rows, cell, left, top) -> str:
 
     for card in view["path"]:
         cx, cy = corner(card["x"], card["y"])
-        paint = pp.PAINT[view["colours"][card["owner"]]]
+        colour = view["colours"][card["owner"]]
         pad = cell * 0.14
-        parts.append(rect(cx + pad, cy + pad * 0.6, cell - 2 * pad, cell - 1.2 * pad, rx=4,
-                          fill=CARD_BACK, stroke=paint, stroke_width=2.5, class_="path-card",
-                          data_pos=f"{card['x']},{card['y']}"))
-        parts.append(circle(cx + cell / 2, cy + cell / 2, cell * 0.12, fill="none",
-                            stroke="#c9bdf0", stroke_width=2))
+        parts.append(group(
+            rect(cx + pad, cy + pad * 0.6, cell - 2 * pad, cell - 1.2 * pad, rx=4,
+                 fill=CARD_BACK, stroke=defs.paint(colour), stroke_width=2.5)
+            + pp.use(pp.seat_emblem(defs, colour, "#c9bdf0"), cx + cell / 2, cy + cell / 2,
+                     cell * 0.4),
+            class_="path-card", data_player=card["owner"], data_pos=f"{card['x']},{card['y']}"))
 
     for i, (player, hole) in enumerate(view["holes"].items()):
-        paint = pp.PAINT[view["colours"][player]]
+        paint = defs.paint(view["colours"][player])
         x0, y0 = corner(hole["x"] - 1, hole["y"] + 1)
         inset = 3 + 5 * i     # the two blocks overlap at the end: keep both outlines visible
+        dashes = SCORING_DASHES[view["players"].index(player) % len(SCORING_DASHES)]
         parts.append(rect(x0 + inset, y0 + inset, 3 * cell - 2 * inset, 3 * cell - 2 * inset,
-                          fill="none", stroke=paint, stroke_width=3.5, stroke_dasharray="9 5",
+                          fill="none", stroke=paint, stroke_width=3.5, stroke_dasharray=dashes,
+                          stroke_linecap="round" if dashes.startswith("2 ") else None,
                           class_="scoring-area", data_player=player))
     for player, hole in view["holes"].items():
-        paint = pp.PAINT[view["colours"][player]]
+        colour = view["colours"][player]
+        paint = defs.paint(colour)
+        emblem = pp.seat_emblem(defs, colour)
         cx, cy = centre(hole["x"], hole["y"])
         parts.append(group(
             circle(cx, cy, cell * 0.4, fill="#000000", stroke=paint, stroke_width=cell * 0.12)
-            + circle(cx, cy, cell * 0.14, fill=paint),
+            + pp.use(emblem, cx, cy, cell * 0.42),
             class_="hole", data_player=player, data_pos=f"{hole['x']},{hole['y']}"))
         # the score badge, in the lane above the grid, over the hole's column
         by = top - MARGIN - LANE / 2
@@ -237,7 +252,7 @@ def _title(y: float, words: str) -> str:
     return text(16, y + 16, words, NOTE, bold=True, anchor="start", fill="#ffffff")
 
 
-def _reveal(view: dict, names: dict, y: float) -> str:
+def _reveal(view: dict, names: dict, y: float, defs: pp.Defs) -> str:
     reveal = view.get("reveal")
     if not reveal:
         msg = "Cards are being chosen in secret." if view["phase"] == "commit" else ""
@@ -253,7 +268,7 @@ def _reveal(view: dict, names: dict, y: float) -> str:
     x = 16
     for i, player in enumerate(reveal["order"]):
         kind = reveal["cards"][player]
-        paint = pp.PAINT[view["colours"][player]]
+        paint = defs.paint(view["colours"][player])
         parts.append(_card(x, y + 34, kind, (f"{i + 1}. {fit(names[player], 7)}",), paint,
                            lit=player == view.get("actor"), class_="played"))
         x += CARD_W + 16
@@ -264,10 +279,10 @@ def _reveal(view: dict, names: dict, y: float) -> str:
     return group("".join(parts), class_="reveal")
 
 
-def _hand(view: dict, y: float) -> str:
+def _hand(view: dict, y: float, defs: pp.Defs) -> str:
     parts = [_title(y, "Your hand (only you see this)")]
     x = 16
-    paint = pp.PAINT[view["colours"][view["viewer"]]]
+    paint = defs.paint(view["colours"][view["viewer"]])
     chosen = view.get("own_commit")
     marked = False
     for kind in view["hand"]:

@@ -3,9 +3,10 @@
 Layout (user units are the pixels of the default 600 x 500 PNG): a header with the turn and
 what the game waits for; on the left the island on water, with every column and row of the
 drawn area numbered (positions read `x,y`); on the right the players (pawn colour, who has
-chosen, and in the act phase the die face each showed) and the coin line with the bag; along
-the bottom the tiles that have sunk. Only what the view holds is drawn: a coin shows its up
-side alone.
+chosen, and in the act phase the die face each showed; each pawn carries its suit's emblem, the
+same on the island and beside the name, so pawns are told apart without their colour) and the
+coin line with the bag; along the bottom the tiles that have sunk. Only what the view holds
+is drawn: a coin shows its up side alone.
 
 The latest action is marked on the island from the public log: a moved tile's old and new
 places, the path of stepped pawns, and the place of the tile that sank last.
@@ -41,10 +42,10 @@ CANCEL = "#c0202a"
 NOTE = 17  # the smallest text size that stays readable on a phone
 
 
-def draw(view: dict, names: dict[str, str] | None = None) -> str:
+def draw(view: dict, names: dict[str, str] | None = None, palette: str = "standard") -> str:
     """The SVG of a Global Warming view. `names` maps player ids to display names."""
     names = display_names(view, names)
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     body = [
         rect(0, 0, WIDTH, HEIGHT, fill=SKY),
         _header(view, names),
@@ -148,7 +149,7 @@ def _island(view: dict, defs: pp.Defs) -> str:
             ring = max(3, round(cell * 0.09))
             inset = 1 + ring / 2
             parts.append(rect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset,
-                              fill="none", stroke=pp.PAINT[colour_at[pos]], stroke_width=ring,
+                              fill="none", stroke=defs.paint(colour_at[pos]), stroke_width=ring,
                               class_="pawn-ring"))
             inset = 1.75 + ring
             parts.append(rect(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset,
@@ -162,7 +163,7 @@ def _island(view: dict, defs: pp.Defs) -> str:
             continue
         x, y = corner((pos["x"], pos["y"]))
         # On the right of the tile: its suit and value stay readable on the left.
-        cx, cy, size = x + cell * 0.66, y + cell * 0.53, cell * 0.78
+        cx, cy, size = x + cell * 0.67, y + cell * 0.53, cell * 0.78
         own = player == view.get("viewer")  # the viewer's own pawn has a gold halo
         symbol = pp.pawn(defs, view["colours"][player], HIGHLIGHT if own else "#ffffff")
         parts.append(pp.use(symbol, cx, cy, size, class_="pawn own-pawn" if own else "pawn",

@@ -45,11 +45,11 @@ def tile_corner(cell: str, tile: int = TILE) -> tuple[int, int]:
     return BOARD_X + column * tile, BOARD_Y + (3 - row) * tile
 
 
-def draw(view: dict, names: dict[str, str] | None = None) -> str:
+def draw(view: dict, names: dict[str, str] | None = None, palette: str = "standard") -> str:
     """The SVG of a Pack Solitaire view. `names` maps player ids to display names. A view may
     carry `best` (the deal's best score) and `title_note` (a line for the header)."""
     names = display_names(view, names)
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     height = height_for(view)
     body = [
         rect(0, 0, WIDTH, height, fill=FELT),

@@ -3,6 +3,10 @@
 A drawing collects what it uses in a `Defs`, places pieces with `use()`, and emits only the
 symbols it used. Suits keep the standard colours: Suns red, Moons black, Crowns green, Arms blue.
 Null is drawn as a small ring (a blank would read as "nothing here").
+
+Colour is never the only mark: a player's pawn carries the emblem of its colour's suit (the red
+pawn a sun, ...), so that pawns stay apart for a colour-blind player; a drawing's `Defs` holds
+the palette (PALETTES) its paints come from.
 """
 
 from __future__ import annotations
@@ -13,8 +17,19 @@ from engine.piecepack import SUIT_COLOURS, VALUE_SYMBOLS
 
 from .svg import element, num, text
 
-# Colour names used by the engine (pawns, dice) -> paint.
-PAINT = {"red": "#d0282e", "black": "#222222", "green": "#18884a", "blue": "#1f5fc4"}
+# Colour names used by the engine (pawns, dice, suits) -> paint, per palette. "standard" is the
+# piecepack look, used for every public board: its red and green (and green and blue) come too
+# close under colour-vision deficiencies, so the marks that tell players apart carry a shape as
+# well (SEAT_SUIT). "colour-safe", for a player's own views, is told apart by colour alone under
+# protanopia, deuteranopia and tritanopia too (tests/test_colour_vision.py): Okabe & Ito's idea
+# (a vermillion, a bluish green, a blue far darker than the green), tuned for four colours.
+PALETTES = {
+    "standard": {"red": "#d0282e", "black": "#222222", "green": "#18884a", "blue": "#1f5fc4"},
+    "colour-safe": {"red": "#e64c19", "black": "#000000", "green": "#109393", "blue": "#1100cc"},
+}
+PAINT = PALETTES["standard"]
+# A seat's colour -> the suit whose emblem marks its pieces (the suit of that colour).
+SEAT_SUIT = {colour: suit for suit, colour in SUIT_COLOURS.items()}
 
 COIN_FILL = "#fbf6e9"
 INK = "#1f1c18"
@@ -23,15 +38,29 @@ TILE_BACK_EDGE = "#4f3a1a"
 TILE_BACK_GRID = "#8a6a38"
 
 
-def suit_paint(suit: str) -> str:
-    return PAINT[SUIT_COLOURS[suit]]
+def palette_paints(palette: str) -> dict[str, str]:
+    """The paints of a palette by name; a clear error for an unknown one."""
+    try:
+        return PALETTES[palette]
+    except KeyError:
+        raise ValueError(f"no palette {palette!r}; palettes: {', '.join(PALETTES)}") from None
+
+
+def suit_paint(suit: str, defs: "Defs | None" = None) -> str:
+    return (defs.paints if defs else PAINT)[SUIT_COLOURS[suit]]
 
 
 class Defs:
-    """The symbols one drawing uses, each built once, in the order first needed."""
+    """The symbols one drawing uses, each built once, in the order first needed, and the
+    palette the drawing is painted with."""
 
-    def __init__(self) -> None:
+    def __init__(self, palette: str = "standard") -> None:
         self._symbols: dict[str, str] = {}
+        self.paints = palette_paints(palette)
+
+    def paint(self, colour: str) -> str:
+        """The paint of an engine colour (red, black, green, blue) in this drawing's palette."""
+        return self.paints[colour]
 
     def need(self, symbol_id: str, build) -> str:
         if symbol_id not in self._symbols:
@@ -119,7 +148,7 @@ def suit_symbol(defs: Defs, suit: str, paint: str | None = None) -> str:
     on a night sky)."""
     symbol_id = f"suit-{suit}" if paint is None else f"suit-{suit}-{paint.lstrip('#')}"
     return defs.need(symbol_id, lambda: symbol(
-        symbol_id, "-50 -50 100 100", _SUIT_SHAPES[suit](paint or suit_paint(suit))))
+        symbol_id, "-50 -50 100 100", _SUIT_SHAPES[suit](paint or suit_paint(suit, defs))))
 
 
 # ---------------------------------------------------------------------------- pieces
@@ -205,21 +234,32 @@ def _tile_face(defs: Defs, suit: str, value: str, pixels: int, variant: str,
             _tile_frame(pixels, INK, COIN_FILL, 0.025)
             + f'<g transform="scale({num(pixels / 100)})">'
             f'<use href="#{suit_symbol(defs, suit)}" x="{at}" y="{at}" width="{size}" height="{size}"/>'
-            f'<g transform="translate({gx},{gy})">{_value_glyph(value, suit_paint(suit), gsize)}</g></g>'
+            f'<g transform="translate({gx},{gy})">'
+            f'{_value_glyph(value, suit_paint(suit, defs), gsize)}</g></g>'
         )
         return symbol(symbol_id, f"0 0 {pixels} {pixels}", body)
     return defs.need(symbol_id, build)
 
 
+def seat_emblem(defs: Defs, colour: str, paint: str = "#ffffff") -> str:
+    """The shape that marks a seat's pieces besides their colour: the emblem of the suit of
+    that colour (red: sun, black: moon, green: crown, blue: fleur-de-lis), white unless asked."""
+    return suit_symbol(defs, SEAT_SUIT[colour], paint)
+
+
 def pawn(defs: Defs, colour: str, halo: str = "#ffffff") -> str:
     """A pawn in a player colour (red, black, green, blue), with a halo (white unless asked
-    otherwise) so it shows on any tile and on any colour."""
-    paint = PAINT[colour]
+    otherwise) so it shows on any tile and on any colour, and its seat's emblem in white on
+    its base: the pawn's mark when colours look alike."""
+    paint = defs.paint(colour)
+    emblem = seat_emblem(defs, colour)
     body = (
         f'<g fill="{paint}" stroke="{halo}" stroke-width="9" stroke-linejoin="round"'
         ' paint-order="stroke">'
-        '<path d="M-12,-14 C-8,-2 -14,14 -26,24 L-32,34 Q-34,45 -22,45 L22,45 Q34,45 32,34'
-        ' L26,24 C14,14 8,-2 12,-14Z"/><circle cy="-27" r="17"/></g>'
+        # a bell-shaped base, wide enough for the emblem to read at phone size
+        '<path d="M-8,-16 C-8,-6 -16,-2 -25,6 C-33,14 -35,30 -34,40 Q-34,47 -27,47 L27,47'
+        ' Q34,47 34,40 C35,30 33,14 25,6 C16,-2 8,-6 8,-16Z"/><circle cy="-31" r="16"/></g>'
+        f'<use href="#{emblem}" x="-21" y="5" width="42" height="42"/>'
     )
     symbol_id = f"pawn-{colour}" if halo == "#ffffff" else f"pawn-{colour}-{halo.lstrip('#')}"
     return defs.need(symbol_id, lambda: symbol(symbol_id, "-50 -50 100 100", body))
@@ -227,7 +267,7 @@ def pawn(defs: Defs, colour: str, halo: str = "#ffffff") -> str:
 
 def die_face(defs: Defs, value: str, colour: str) -> str:
     """One face of a player's die: the value in the player's colour."""
-    paint = PAINT[colour]
+    paint = defs.paint(colour)
     body = (
         f'<rect x="-45" y="-45" width="90" height="90" rx="16" fill="#fff" stroke="{paint}"'
         ' stroke-width="7"/>' + _value_glyph(value, paint, 58)

@@ -40,11 +40,11 @@ def cell_centre(cell: str) -> tuple[float, float]:
     return BOARD_X + (column + 0.5) * CELL, BOARD_Y + (len(ROWS) - 1 - row + 0.5) * CELL
 
 
-def draw(view: dict, names: dict[str, str] | None = None) -> str:
+def draw(view: dict, names: dict[str, str] | None = None, palette: str = "standard") -> str:
     """The SVG of a Relativity view. `names` maps player ids to display names."""
     names = display_names(view, names)
     theme = THEMES[view["round"]]
-    defs = pp.Defs()
+    defs = pp.Defs(palette)
     body = [
         rect(0, 0, WIDTH, HEIGHT, fill=theme["sky"]),
         _header(view, names, theme, defs),

@@ -84,3 +84,13 @@ def test_as_a_program(tmp_path):
                           env={"PYTHONPATH": str(ROOT)})
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("python -m render: error: move 1") and done.stderr.count("\n") == 1
+
+
+def test_palette_picks_the_colours(tmp_path, capsys):
+    game = engine.get_game("global-warming")
+    view = game.view(game.new_game([f"Player {i}" for i in range(1, 5)], seed=1), None)
+    out = tmp_path / "gw.svg"
+    assert main(["global-warming", "--palette", "colour-safe", "--svg", "--out", str(out)]) == 0
+    assert drawn(out) == render.render_svg(view, palette="colour-safe")
+    assert main(["global-warming", "--palette", "sepia", "--svg", "--out", str(out)]) == 2
+    assert "invalid choice: 'sepia'" in capsys.readouterr().err
