@@ -17,7 +17,6 @@ it); else it is dropped.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from dataclasses import replace
 
@@ -26,7 +25,7 @@ import discord
 
 from . import texts
 from .components import build_view
-from .rendering import UNHURRIED, URGENT
+from .rendering import UNHURRIED, URGENT, board_file
 from .storage import Notice, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -299,5 +298,5 @@ class Delivery:
                 log.exception("could not draw the board of game %s", item.game_id)
                 kwargs["attachments"] = []   # an edited post's old image shows an old board
             else:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename=BOARD_FILE)
+                kwargs["file"] = board_file(png, board, BOARD_FILE)
         return kwargs
