@@ -200,6 +200,17 @@ class Delivery:
                 payload = {**payload, "board": earlier.payload["board"]}
         return payload
 
+    async def shows_board(self, item: OutboxItem) -> bool:
+        """Whether the message of `item` shows a board: its own, or one an earlier notice it
+        edits put there."""
+        while "board" not in item.payload:
+            if item.edit_of is None:
+                return False
+            item = await self.bot.store.outbox_item(item.edit_of)
+            if item is None:
+                return False
+        return True
+
     async def retry(self, item: OutboxItem, reason: str) -> None:
         if item.attempts >= len(RETRY_DELAYS):
             log.warning("giving up notice %s for game %s after %s attempts: %s",
@@ -288,7 +299,12 @@ class Delivery:
         if "content" in parts:
             kwargs["content"] = texts.clip(payload.get("content") or "")
         if "controls" in parts:
-            kwargs["view"] = build_view(payload.get("controls"))   # None: no components
+            specs = list(payload.get("controls") or [])
+            # A message that shows a board gets a Describe button (the position in words);
+            # controls taken off (none given, no new board) take it off too.
+            if item.game_id and (payload.get("board") or specs) and await self.shows_board(item):
+                specs.append(["describe", item.game_id])
+            kwargs["view"] = build_view(specs)   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
             drawing = self.drawings.get(item.id) or self.draw(replace(item, payload=payload))

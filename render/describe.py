@@ -33,7 +33,7 @@ def tile_words(value: str, suit: str) -> str:
 
 def plain_name(name: str) -> str:
     """A display name as words: no markdown or line breaks, not endless."""
-    name = re.sub(r"[\s*_`~|>#]+", " ", str(name)).strip() or "someone"
+    name = re.sub(r"[\s*_`~|<>@#]+", " ", str(name)).strip() or "someone"
     return name if len(name) <= 32 else name[:31] + "…"
 
 
@@ -87,11 +87,24 @@ def outcome_words(view: dict, names: dict) -> str:
     return sentence(f"{head} ({reason})" if reason else head)
 
 
+SPOKEN = [(re.compile(r"(\d+)@([a-d][1-4])/(\d)"), r"tile \1 on \2 turn \3"),   # Pack Solitaire
+          (re.compile(r"(\d+)@off"), r"tile \1 back to the tray"),
+          (re.compile(r"\s*·\s*"), "; "), (re.compile(r"\s*→\s*"), ", then "),
+          (re.compile(r"[^\w\s,.;:'()!?&-]"), ""), (re.compile(r"\s{2,}"), " ")]
+
+
+def spoken(text: str) -> str:
+    """An engine's line for the ear: notation and signs said in words, emoji left out."""
+    for pattern, words in SPOKEN:
+        text = pattern.sub(words, text)
+    return text.strip()
+
+
 def last_change(view: dict, names: dict, count: int = 1) -> str:
     entries = [e for e in view.get("log") or [] if e.get("text")]
     if not entries:
         return ""
-    texts = [sentence(with_names(e["text"], names)) for e in entries[-count:]]
+    texts = [sentence(with_names(spoken(e["text"]), names)) for e in entries[-count:]]
     return ("Last: " if count == 1 else "Latest: ") + " ".join(texts)
 
 
@@ -522,8 +535,23 @@ def pack_solitaire_alt(view, names) -> list[str]:
     parts = _ps_status(view, names)
     parts.append(last_change(view, names))
     parts.append(f"{len(view['placed'])} tiles placed, {len(view['tray'])} in the tray.")
-    parts += _ps_grid(view)
+    parts += layout_words(view)
     return parts
+
+
+def layout_words(view: dict) -> list[str]:
+    """A Pack Solitaire grid in short: each placed tile's four squares clockwise from its upper
+    left (a reveal's text, and the alt text)."""
+    if not view["placed"]:
+        return ["No tile is placed."]
+    out = ["Placed tiles, rows 4 to 1, squares clockwise from upper left:"]
+    for r in "4321":
+        cells = [f"{c}{r} " + ", ".join(value_word(v) if v else "empty"
+                                        for v in view["placed"][f"{c}{r}"]["squares"])
+                 for c in "abcd" if f"{c}{r}" in view["placed"]]
+        if cells:
+            out.append(f"Row {r}: " + "; ".join(cells) + ".")
+    return out
 
 
 def pack_solitaire_full(view, names) -> list[str]:
