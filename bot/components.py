@@ -390,24 +390,3 @@ class PrivateBoardButton(DynamicItem[Button],
         await controller(interaction).private_pressed(interaction, self.game_id, self.action,
                                                       self.stamp)
 
-
-@builds("describe", phases=("active", "finished", "cancelled"))
-class DescribeButton(DynamicItem[Button], template=r"pp:describe:(?P<gid>\d+)"):
-    """Under a board image: the position in words, for the presser only, from their own view
-    (for screen readers; /board text:true does the same)."""
-
-    def __init__(self, game_id: int):
-        super().__init__(Button(label="Describe", style=discord.ButtonStyle.secondary,
-                                custom_id=f"pp:describe:{game_id}"))
-        self.game_id = game_id
-
-    @classmethod
-    def from_spec(cls, game_id):
-        return cls(int(game_id))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["gid"]))
-
-    async def callback(self, interaction):
-        await controller(interaction).describe_pressed(interaction, self.game_id)

@@ -200,6 +200,12 @@ class Delivery:
                 payload = {**payload, "board": earlier.payload["board"]}
         return payload
 
+    async def describable(self, item: OutboxItem, specs: list) -> bool:
+        if item.target_kind != "channel" or not item.game_id or not (item.payload.get("board") or specs):
+            return False
+        row = await self.bot.store.get_game(item.game_id)
+        return row is not None and row.status == "active" and await self.shows_board(item)
+
     async def shows_board(self, item: OutboxItem) -> bool:
         """Whether the message of `item` shows a board: its own, or one an earlier notice it
         edits put there."""
@@ -300,9 +306,10 @@ class Delivery:
             kwargs["content"] = texts.clip(payload.get("content") or "")
         if "controls" in parts:
             specs = list(payload.get("controls") or [])
-            # A message that shows a board gets a Describe button (the position in words);
-            # controls taken off (none given, no new board) take it off too.
-            if item.game_id and (payload.get("board") or specs) and await self.shows_board(item):
+            # A post of a running game that shows a board gets a Describe button (the position
+            # in words, from the presser's view); controls taken off (none given, no new
+            # board) take it off too, as the end of the game does.
+            if await self.describable(item, specs):
                 specs.append(["describe", item.game_id])
             kwargs["view"] = build_view(specs)   # None: no components
         board = payload.get("board") if "board" in parts else None

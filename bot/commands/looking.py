@@ -126,3 +126,48 @@ class Looking:
         for message in messages:
             await interaction.followup.send(message, ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="games", description="Your games in this server and which wait on you")
+    @app_commands.describe(status="active (default): running games and lobbies; finished: with their results; all")
+    @app_commands.allowed_contexts(**EVERYWHERE)
+    async def games(self, interaction: discord.Interaction,
+                    status: Optional[Literal["active", "finished", "all"]] = None):
+        async with self.answering(interaction):
+            status = status or "active"
+            rows = [] if status == "finished" else \
+                await self.bot.store.games_of_user(interaction.user.id, interaction.guild_id)
+            finished = [] if status == "active" else await self.bot.get_cog("History").finished_lines(
+                interaction.user.id, interaction.guild_id, share=0.5 if status == "all" else 1.0)
+            if not rows and not finished:
+                raise UserError("You have no finished games here yet." if status == "finished" else
+                                "You have no open games here. Start one with `/play`.")
+            lines = []
+            for row in rows:
+                g = self.flow.game_of(row)
+                others = [n for p, n in row.names.items() if p != str(interaction.user.id)]
+                label = f"**{texts.game_label(g.title, row.id)}**"
+                if others:
+                    label += " with " + ", ".join(texts.display(n) for n in others)
+                if row.status == "lobby":
+                    lines.append(f"{label}: lobby, {len(row.seats)}/{g.max_players} seated.")
+                    continue
+                state = self.flow.state_of(row)
+                waiting = g.awaited(state)
+                if str(interaction.user.id) in waiting:
+                    where = "⏳ **waits on you**"
+                else:
+                    where = f"waiting for {texts.name_list(list(waiting), row.names)}"
+                timers = await self.bot.store.timers_of(row.id)
+                deadline = timers.get("deadline")
+                if deadline:
+                    where += f", deadline {texts.timestamp(deadline.due_at)}"
+                paused = self.flow.paused_until(timers, self.bot.now())
+                if paused:   # (time away, bot.away)
+                    where += f", ⏸️ clock paused until {texts.timestamp(paused)}"
+                link = f" <#{row.thread_id or row.channel_id}>"  # no thread: played in the channel
+                lines.append(f"{label}: {where}.{link}")
+            if finished and rows:
+                lines.append("**Finished:**")
+            lines += finished
+            await self.say(interaction, texts.clip("\n".join(lines)))
+
