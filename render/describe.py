@@ -315,10 +315,16 @@ def _gx_players(view, names) -> list[str]:
     return out
 
 
+def hand_words(hand: list[str]) -> str:
+    """`4 system, 1 form`: each kind of card once, with how many (in hand order)."""
+    kinds = list(dict.fromkeys(hand))
+    return ", ".join(f"{hand.count(k)} {k}" for k in kinds) or "no cards"
+
+
 def _gx_hand(view) -> str:
     if view.get("hand") is None:
         return ""
-    hand = ", ".join(view["hand"]) or "no cards"
+    hand = hand_words(view["hand"])
     chosen = view.get("own_commit")
     return f"Your hand (only you see it): {hand}." + (f" You chose {chosen}." if chosen else "")
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 import engine
-from render.describe import ALT_LIMIT, alt_text, describe
+from render.describe import ALT_LIMIT, alt_text, describe, hand_words
 from tests.test_told_from_view import NAMES, reachable_states
 
 STATES = 25
@@ -72,7 +72,7 @@ def test_an_onlooker_hears_no_hand_and_no_chosen_card():
         assert "Your hand" not in public and "You chose" not in public
         for p in state["players"]:
             own = describe(game.view(state, p), NAMES)
-            hand = ", ".join(game.view(state, p)["hand"]) or "no cards"
+            hand = hand_words(game.view(state, p)["hand"])
             assert f"Your hand (only you see it): {hand}." in own
 
 
