@@ -201,6 +201,9 @@ class Delivery:
         return payload
 
     async def describable(self, item: OutboxItem, specs: list) -> bool:
+        """Whether the message of `item`, with controls `specs`, gets a Describe button: a
+        channel post of a running game that shows a board (a DM is its player's own, answered
+        by /board text:true)."""
         if item.target_kind != "channel" or not item.game_id or not (item.payload.get("board") or specs):
             return False
         row = await self.bot.store.get_game(item.game_id)

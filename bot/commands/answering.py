@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 
 from .. import delivery, texts
-from ..rendering import board_file
 from ..components import DYNAMIC_ITEMS, component_ids, out_of_phase, phase
 from ..flow import UserError
+from ..rendering import board_file
 from .common import APOLOGY, UNKNOWN_CONTROLS
 from .tree import BadOptions
 
