@@ -126,7 +126,7 @@ def _rel_rows(view) -> list[str]:
     coins = view["coins"]
     rows = []
     for r in "4321":
-        cells = ", ".join(f"{c}{r} {value_word(coins[f'{c}{r}'])}" for c in "abcdef")
+        cells = ", ".join(f"{c}{r}: {value_word(coins[f'{c}{r}'])}" for c in "abcdef")
         rows.append(f"Row {r}: {cells}.")
     return rows
 
@@ -251,9 +251,9 @@ def _gw_island(view, names) -> list[str]:
         for x in range(min(xs), max(xs) + 1):
             t = tiles.get((x, y))
             if t is None:
-                cells.append(f"{x},{y} water")
+                cells.append(f"{x},{y}: water")
                 continue
-            word = f"{x},{y} {tile_words(t['value'], t['suit'])}"
+            word = f"{x},{y}: {tile_words(t['value'], t['suit'])}"
             if (x, y) in pawns:
                 p = pawns[(x, y)]
                 word += f" with {names[p]}'s {view['colours'][p]} pawn"
@@ -345,7 +345,7 @@ def _gx_stacks(view, names) -> str:
     said = []
     for s in stacks:
         n = s["count"]
-        said.append(f"{s['x']},{s['y']} {n} system{'s' if n != 1 else ''}")
+        said.append(f"{s['x']},{s['y']}: {n} system{'s' if n != 1 else ''}")
     return "Systems, from the top row down, left to right: " + "; ".join(said) + "."
 
 

@@ -63,7 +63,7 @@ async def test_board_text_and_replay_text_say_the_position_in_words(fake, tmp_pa
         text = said(res)
         assert not any(m.attachments for m in res.messages)
         for r in "4321":
-            assert f"Row {r}: a{r} " in text
+            assert f"Row {r}: a{r}: " in text
         to_move = game.view(state, None)["turn"]
         count = len(list(game.legal_actions(state, to_move)))
         if to_move == str(alice):
@@ -71,7 +71,7 @@ async def test_board_text_and_replay_text_say_the_position_in_words(fake, tmp_pa
         # /replay text:true: the start, as onlookers saw it
         res = await command(fake, alice, "replay", {"move": 0, "text": True}, channel=thread)
         text = said(res)
-        assert "after move 0" in text and "Row 4: a4 " in text and not any(m.attachments for m in res.messages)
+        assert "after move 0" in text and "Row 4: a4: " in text and not any(m.attachments for m in res.messages)
 
 
 def test_pack_solitaire_reveal_carries_words():

@@ -89,7 +89,7 @@ def test_relativity_every_coin_at_its_cell():
         text = describe(view, NAMES)
         rows = [line for line in text.splitlines() if re.match(r"Row [1-4]: ", line)]
         assert [r[4] for r in rows] == list("4321")   # reading order: top row first
-        said = dict(re.findall(r"\b([a-f][1-4]) (null|ace|[2-5])\b", " ".join(rows)))
+        said = dict(re.findall(r"\b([a-f][1-4]): (null|ace|[2-5])\b", " ".join(rows)))
         assert {cell: VALUE[v] for cell, v in said.items()} == view["coins"]
         assert len(said) == 24
 
@@ -100,7 +100,7 @@ def test_global_warming_every_tile_pawn_sunk_tile_and_shown_coin():
         view = game.view(state, None)
         text = describe(view, NAMES)
         said = {}
-        for x, y, what in re.findall(r"(-?\d+),(-?\d+) (water|[^;.]+)", "\n".join(
+        for x, y, what in re.findall(r"(-?\d+),(-?\d+): (water|[^;.]+)", "\n".join(
                 line for line in text.splitlines() if line.startswith("Row "))):
             said[(int(x), int(y))] = what
         for tile in view["island"]:
@@ -129,7 +129,7 @@ def test_galaxies_holes_stacks_path_and_hand():
             text = describe(view, NAMES)
             for p, hole in view["holes"].items():
                 assert f"{NAMES[p]} ({view['colours'][p]}): black hole at {hole['x']},{hole['y']}," in text
-            said = re.findall(r"(-?\d+),(-?\d+) (\d+) systems?", text)
+            said = re.findall(r"(-?\d+),(-?\d+): (\d+) systems?", text)
             assert sorted((int(x), int(y), int(n)) for x, y, n in said) == \
                 sorted((s["x"], s["y"], s["count"]) for s in view["stacks"])
             path = [c for c in view["path"]]
