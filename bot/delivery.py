@@ -17,7 +17,6 @@ it); else it is dropped.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from dataclasses import replace
 
@@ -26,7 +25,7 @@ import discord
 
 from . import texts
 from .components import build_view
-from .rendering import UNHURRIED, URGENT
+from .rendering import UNHURRIED, URGENT, board_file
 from .storage import Notice, OutboxItem
 
 log = logging.getLogger(__name__)
@@ -201,6 +200,26 @@ class Delivery:
                 payload = {**payload, "board": earlier.payload["board"]}
         return payload
 
+    async def describable(self, item: OutboxItem, specs: list) -> bool:
+        """Whether the message of `item`, with controls `specs`, gets a Describe button: a
+        channel post of a running game that shows a board (a DM is its player's own, answered
+        by /board text:true)."""
+        if item.target_kind != "channel" or not item.game_id or not (item.payload.get("board") or specs):
+            return False
+        row = await self.bot.store.get_game(item.game_id)
+        return row is not None and row.status == "active" and await self.shows_board(item)
+
+    async def shows_board(self, item: OutboxItem) -> bool:
+        """Whether the message of `item` shows a board: its own, or one an earlier notice it
+        edits put there."""
+        while "board" not in item.payload:
+            if item.edit_of is None:
+                return False
+            item = await self.bot.store.outbox_item(item.edit_of)
+            if item is None:
+                return False
+        return True
+
     async def retry(self, item: OutboxItem, reason: str) -> None:
         if item.attempts >= len(RETRY_DELAYS):
             log.warning("giving up notice %s for game %s after %s attempts: %s",
@@ -289,7 +308,13 @@ class Delivery:
         if "content" in parts:
             kwargs["content"] = texts.clip(payload.get("content") or "")
         if "controls" in parts:
-            kwargs["view"] = build_view(payload.get("controls"))   # None: no components
+            specs = list(payload.get("controls") or [])
+            # A post of a running game that shows a board gets a Describe button (the position
+            # in words, from the presser's view); controls taken off (none given, no new
+            # board) take it off too, as the end of the game does.
+            if await self.describable(item, specs):
+                specs.append(["describe", item.game_id])
+            kwargs["view"] = build_view(specs)   # None: no components
         board = payload.get("board") if "board" in parts else None
         if board:
             drawing = self.drawings.get(item.id) or self.draw(replace(item, payload=payload))
@@ -299,5 +324,5 @@ class Delivery:
                 log.exception("could not draw the board of game %s", item.game_id)
                 kwargs["attachments"] = []   # an edited post's old image shows an old board
             else:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename=BOARD_FILE)
+                kwargs["file"] = board_file(png, board, BOARD_FILE)
         return kwargs

@@ -159,9 +159,11 @@ class History(Rematches, commands.Cog):
 
     @app_commands.command(name="replay", description="The board of a game after a given move, as onlookers saw it")
     @app_commands.describe(move="Move number (0: the start; /record numbers the moves)",
-                           game="Game number (when not in its thread)")
+                           game="Game number (when not in its thread)",
+                           text="The position in words instead of an image (for screen readers)")
     @app_commands.allowed_contexts(**EVERYWHERE)
-    async def replay(self, interaction: discord.Interaction, move: int, game: Optional[int] = None):
+    async def replay(self, interaction: discord.Interaction, move: int, game: Optional[int] = None,
+                     text: Optional[bool] = False):
         async with self.controller.answering(interaction, game):
             row = await self.viewable(interaction, game)
             if move < 0:
@@ -189,6 +191,9 @@ class History(Rematches, commands.Cog):
                     lines.append(f"Move {move}: **{who}** made a "
                                  f"{'secret choice' if entry.hidden == 'secret' else 'move on their own board'}"
                                  " (not public yet at that point).")
+            if text:
+                await self.controller.send_words(interaction, "\n".join(lines), view, names)
+                return
             files = await self.controller.board_files(view, names=names)
             await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
 

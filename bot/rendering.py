@@ -13,9 +13,15 @@ start, and monkeypatched renderers still apply), "inline" (on the calling thread
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 
+import discord
+
 from bot.workers import WorkerPool
+
+log = logging.getLogger(__name__)
 
 
 def draw_board(board: dict) -> bytes:
@@ -23,6 +29,23 @@ def draw_board(board: dict) -> bytes:
     import render  # slow to import: workers and the first drawing pay it, not the bot's start
 
     return render.render_png(board["view"], names=board.get("names"))
+
+
+def alt_text(board: dict) -> str:
+    """The alt text of a board's image, from the same view the image is drawn from (cheap:
+    words only, on the caller's thread)."""
+    from render.describe import alt_text as words
+
+    try:
+        return words(board["view"], board.get("names"))
+    except Exception:   # (a board without words still goes out, with its game's title)
+        log.exception("could not describe a board of game %s", board["view"].get("game"))
+        return str(board["view"].get("title") or "A game board")
+
+
+def board_file(png: bytes, board: dict, filename: str) -> discord.File:
+    """The attachment of a board's image: every board the bot sends carries its alt text."""
+    return discord.File(io.BytesIO(png), filename=filename, description=alt_text(board))
 
 
 def _load_renderer() -> None:

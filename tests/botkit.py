@@ -67,6 +67,8 @@ async def fake_discord(**kwargs):
         yield fake
     finally:
         await fake.stop()
+    # Every image the bot sent, in any test, carried alt text (issue 23: screen readers).
+    assert not fake.images_without_alt, f"images sent without alt text: {fake.images_without_alt}"
 
 
 @pytest.fixture

@@ -111,6 +111,7 @@ Observing::
                     it goes (for DMs the DM channel). fake.search_payloads(needle) filters them by
                     a str/bytes found in the JSON text or a file
     fake.interactions -> [InteractionResult]
+    fake.images_without_alt -> ["message id/filename"] every image sent without a description
     fake.error_responses -> [dict(method, path, status, code, message)] every non-2xx answer
     fake.unknown_routes -> ["METHOD /path"] routes the fake lacks (also logged as errors;
                     with FakeDiscord(strict=True), stop() raises if any were hit)
@@ -122,6 +123,8 @@ Message::
 
     .id .channel_id .author_id .content .embeds .components (raw dicts) .flags .type
     .attachments -> [(filename, bytes)]; .attachment(filename) -> bytes
+    .alt_texts -> {filename: description or None} (an attachment's alt text; Discord takes at
+                  most 1024 characters, longer is refused with 400 / 50035)
     .ephemeral .ephemeral_to (user id) .loading .deleted .edits .interaction_id .thread_id
     .text       # content, embed texts and text displays, joined by newlines
     .created_at .edited_at    # time.perf_counter() stamps
@@ -168,6 +171,7 @@ log = logging.getLogger("fakediscord")
 
 DISCORD_EPOCH_MS = 1420070400000
 API_PREFIX = "/api/v10"
+ALT_TEXT_LIMIT = 1024   # characters of an attachment's description
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 # channel types
@@ -392,6 +396,10 @@ class Message:
     def attachments(self) -> list[tuple[str, bytes]]:
         return [(a.filename, a.data) for a in self.files]
 
+    @property
+    def alt_texts(self) -> dict[str, Optional[str]]:
+        return {a.filename: a.description for a in self.files}
+
     def attachment(self, filename: str) -> bytes:
         for a in self.files:
             if a.filename == filename:
@@ -565,6 +573,7 @@ class FakeDiscord:
         self.strict = strict
         self.response_deadline = response_deadline
         self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        self.images_without_alt: list[str] = []
         self.bot_permissions = BOT_PERMISSIONS
         self._last_snowflake = 0
         self._counter = itertools.count(1)
@@ -1216,8 +1225,12 @@ class FakeDiscord:
                 key = str(entry.get("id"))
                 if key in uploaded:
                     filename, data = uploaded.pop(key)
+                    description = entry.get("description")
+                    if description is not None and len(str(description)) > ALT_TEXT_LIMIT:
+                        errors.add(f"attachments.{i}.description",
+                                   f"Must be {ALT_TEXT_LIMIT} or fewer in length.")
                     result.append(Attachment(self._snowflake(), entry.get("filename") or filename, data,
-                                             entry.get("description")))
+                                             description))
                 elif key in by_id:
                     result.append(by_id[key])
                 else:
@@ -1225,6 +1238,8 @@ class FakeDiscord:
         for key in sorted(uploaded, key=lambda k: int(k) if k.isdigit() else 0):
             filename, data = uploaded[key]
             result.append(Attachment(self._snowflake(), filename, data))
+        self.images_without_alt += [f"{a.id}/{a.filename}" for a in result if not a.description
+                                    and a.filename.lower().endswith((".png", ".jpg", ".gif", ".webp"))]
         return result
 
     def _new_message(self, channel: Channel, *, author_id: str, body: dict, files: dict,

@@ -162,7 +162,7 @@ async def test_a_whole_game_with_hands_by_dm_closed_dms_and_a_restart(fake, draw
         await settle(bot)
         first = fake.messages(table.thread)[0]
         assert first.attachments and "secret choice" in first.content
-        assert first.custom_ids() == [f"pp:mine:{row.id}"]
+        assert first.custom_ids() == [f"pp:mine:{row.id}", f"pp:describe:{row.id}"]
         (dm,) = fake.dms(alice)
         hand_view = rendered[dm.attachments[0][1]]
         assert hand_view["viewer"] == str(alice) and len(hand_view["hand"]) == 5

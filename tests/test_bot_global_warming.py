@@ -118,7 +118,7 @@ async def test_a_four_player_game_with_secret_faces_closed_dms_and_a_restart(fak
         await settle(bot)
         first = fake.messages(table.thread)[0]
         assert first.attachments and "secret choice" in first.content
-        assert first.custom_ids() == [f"pp:mine:{row.id}"]
+        assert first.custom_ids() == [f"pp:mine:{row.id}", f"pp:describe:{row.id}"]
         turn_post = first.id   # it also says who has chosen (edited as they do)
         for user in (alice, bob, carol):
             (dm,) = fake.dms(user)
@@ -187,7 +187,8 @@ async def test_a_four_player_game_with_secret_faces_closed_dms_and_a_restart(fak
         board = fake.messages(table.thread)[-1]
         assert f"<@{carol}>, your turn" in board.content
         names = {str(u): n for u, n in zip(table.users, ("alice", "bob", "carol", "dave"))}
-        assert all(b["label"].split()[0] in names.values() for b in board.buttons())   # "bob ⚫ ↓"
+        assert all(b["label"].split()[0] in names.values() for b in board.buttons()
+                   if b["label"] != "Describe")   # "bob ⚫ ↓"
         posts = len(fake.messages(table.thread))
         for _ in range(2):
             state = await table.state()

@@ -85,7 +85,7 @@ async def test_a_whole_game_with_commands_buttons_autocomplete_and_a_restart(fak
         assert "c1#d1" in done.text and done.original.attachments == []   # the menus' board is gone
         await settle(bot)
         board_before_restart = fake.messages(thread)[-1]
-        assert board_before_restart.custom_ids() == [f"pp:mine:{row.id}"]
+        assert board_before_restart.custom_ids() == [f"pp:mine:{row.id}", f"pp:describe:{row.id}"]
 
     # A new bot process on the same database: the old button still works.
     async with running_bot(fake, db) as bot:

@@ -255,5 +255,5 @@ async def test_a_turn_post_that_is_gone_comes_back_whole_with_the_status(fake, d
         fake.message(turn_post.id).deleted = True
         await choose_face(fake, bot, alice, "a")
         (again,) = fake.messages(thread)        # (deleted messages are not listed)
-        assert "1 of 2 chosen" in again.content and again.custom_ids() == [f"pp:mine:{game_id}"]
+        assert "1 of 2 chosen" in again.content and again.custom_ids() == [f"pp:mine:{game_id}", f"pp:describe:{game_id}"]
         assert drawn[again.attachments[0][1]] == drawn[turn_post.attachments[0][1]]

@@ -4,7 +4,6 @@ apology; the controls' single entry; the game a command is about."""
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 
 import discord
@@ -13,6 +12,7 @@ from discord import app_commands
 from .. import delivery, texts
 from ..components import DYNAMIC_ITEMS, component_ids, out_of_phase, phase
 from ..flow import UserError
+from ..rendering import board_file
 from .common import APOLOGY, UNKNOWN_CONTROLS
 from .tree import BadOptions
 
@@ -130,13 +130,14 @@ class Answering:
         player still gets the text and controls."""
         files = []
         for n, view in enumerate(views):
+            board = {"view": view, "names": names}
             try:
-                png = await self.bot.renderer.png({"view": view, "names": names})
+                png = await self.bot.renderer.png(board)
             except Exception:
                 log.exception("could not draw a board of game %s", view.get("game"))
                 continue
             name = delivery.BOARD_FILE if n == 0 else f"board-{n + 1}.png"
-            files.append(discord.File(io.BytesIO(png), filename=name))
+            files.append(board_file(png, board, name))
         return files
 
     # ---- game option for commands ----------------------------------------------------------

@@ -1,7 +1,8 @@
-"""/board and /games."""
+"""/board and /games; the Describe button (a position in words, privately)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Literal, Optional
 
 import discord
@@ -12,20 +13,52 @@ from ..daily import check_may_see
 from ..flow import UserError
 from .common import EVERYWHERE
 
+MESSAGE_LIMIT = 2000   # characters of a message
+MOVES_LISTED = 40      # legal moves spelled out in a description; more: /move lists them
+DESCRIPTION_MESSAGES = 5
+
+
+def split_messages(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Lines packed into messages of at most `limit` characters, a line never split unless
+    it is longer than a message (then at a word)."""
+    messages: list[str] = []
+    for line in lines:
+        for piece in textwrap.wrap(line, limit, break_long_words=True) or [""]:
+            if messages and len(messages[-1]) + 1 + len(piece) <= limit:
+                messages[-1] += "\n" + piece
+            else:
+                messages.append(piece)
+    return messages
+
+
+def legal_moves_line(game, state, player: str) -> str:
+    """The player's own legal moves (the engine's list for that player only), when few."""
+    if player not in game.to_act(state):
+        return ""
+    moves = [str(a) for a in game.legal_actions(state, player)]
+    if not moves:
+        return ""
+    if len(moves) > MOVES_LISTED:
+        return (f"You have {len(moves)} legal moves: type /move and the list narrows as you "
+                "type.")
+    return "Your legal moves, as you would type them after /move: " + ", ".join(moves) + "."
+
 
 class Looking:
     # ---- looking ---------------------------------------------------------------------------
 
     @app_commands.command(name="board", description="Show a game's board (and what only you may see)")
-    @app_commands.describe(game="Game number (when not in its thread)")
+    @app_commands.describe(game="Game number (when not in its thread)",
+                           text="The whole position in words instead of images (for screen readers)")
     @app_commands.allowed_contexts(**EVERYWHERE)
-    async def board(self, interaction: discord.Interaction, game: Optional[int] = None):
+    async def board(self, interaction: discord.Interaction, game: Optional[int] = None,
+                    text: Optional[bool] = False):
         async with self.answering(interaction, game):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            row = await self.resolve(interaction, game, require_running=False, require_seat=False)
-            await check_may_see(self.bot.store, row, interaction.user.id)
-            if row.status in ("lobby", "cancelled") or row.state is None:
-                raise UserError(f"Game #{row.id} has no board (it {'has not started' if row.status == 'lobby' else 'was cancelled'}).")
+            row = await self.board_row(interaction, game)
+            if text:
+                await self.send_description(interaction, row)
+                return
             g = self.flow.game_of(row)
             state = self.flow.state_of(row)
             names = row.names
@@ -51,6 +84,48 @@ class Looking:
                     lines.append(f"Your turn: {text}" if player in g.awaited(state) else text)
             files = await self.board_files(*views, names=names)
             await interaction.followup.send(texts.clip("\n".join(lines)), files=files, ephemeral=True)
+
+    async def board_row(self, interaction: discord.Interaction, game_id: int | None):
+        """The game whose board the caller asks for, checked to have one they may see."""
+        row = await self.resolve(interaction, game_id, require_running=False, require_seat=False)
+        await check_may_see(self.bot.store, row, interaction.user.id)
+        if row.status in ("lobby", "cancelled") or row.state is None:
+            raise UserError(f"Game #{row.id} has no board (it {'has not started' if row.status == 'lobby' else 'was cancelled'}).")
+        return row
+
+    async def describe_pressed(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Describe button of a board post: the position now, in words, privately."""
+        async with self.answering(interaction, game_id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.send_description(interaction, await self.board_row(interaction, game_id))
+
+    async def send_description(self, interaction: discord.Interaction, row) -> None:
+        """The position in words from the caller's own view (a seated player's hand and board;
+        an onlooker's the spectator's), with their legal moves when few."""
+        g = self.flow.game_of(row)
+        state = self.flow.state_of(row)
+        player = str(interaction.user.id)
+        seated = bool(row.seat_of(interaction.user.id))
+        view = g.view(state, player if seated else None)
+        header = (f"{texts.game_label(g.title, row.id)}, the position now"
+                  + ("" if seated else ", as onlookers see it") + " (only you see this message):")
+        await self.send_words(interaction, header, view, row.names,
+                              legal_moves_line(g, state, player) if seated else "")
+
+    async def send_words(self, interaction: discord.Interaction, header: str, view: dict,
+                         names: dict, tail: str = "") -> None:
+        """A view in words (render.describe) as ephemeral messages of plain text, as many as it
+        takes (a screen reader reads each as it comes; embeds are read less well)."""
+        from render.describe import describe
+
+        lines = "\n".join(line for line in (header, describe(view, names), tail) if line)
+        messages = split_messages(lines.split("\n"))
+        if len(messages) > DESCRIPTION_MESSAGES:   # (no game's position comes near this)
+            messages = messages[:DESCRIPTION_MESSAGES]
+            messages[-1] = texts.clip(messages[-1] + "\n(cut short here)")
+        for message in messages:
+            await interaction.followup.send(message, ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="games", description="Your games in this server and which wait on you")
     @app_commands.describe(status="active (default): running games and lobbies; finished: with their results; all")

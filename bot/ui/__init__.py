@@ -273,5 +273,35 @@ def adapter_for(game_name: str) -> Adapter:
     return _ADAPTERS.get(game_name, _DEFAULT)
 
 
+# The Describe button under a running game's board posts (added by bot.delivery), for every
+# game alike.
+import discord  # noqa: E402
+from discord.ui import Button, DynamicItem  # noqa: E402
+
+from ..components import builds, controller  # noqa: E402
+
+
+@builds("describe", phases=("active", "finished", "cancelled"))
+class DescribeButton(DynamicItem[Button], template=r"pp:describe:(?P<gid>\d+)"):
+    """Under a board image: the position in words, for the presser only, from their own view
+    (for screen readers; /board text:true does the same)."""
+
+    def __init__(self, game_id: int):
+        super().__init__(Button(label="Describe", style=discord.ButtonStyle.secondary,
+                                custom_id=f"pp:describe:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    def from_spec(cls, game_id):
+        return cls(int(game_id))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction):
+        await controller(interaction).describe_pressed(interaction, self.game_id)
+
+
 # The games' adapters register themselves (and their components); they need the above.
 from . import byop1, galaxies, global_warming, pack_solitaire, relativity  # noqa: E402,F401

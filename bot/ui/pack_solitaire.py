@@ -122,7 +122,9 @@ class PackSolitaireAdapter(Adapter):
         for tile, cell, turn in layout:
             shown = game.apply(shown, player, f"{tile}@{cell}/{turn}")
         view = dict(game.view(shown, None), title_note=f"One way to {extras['best']}")
-        return [(f"One way to reach {extras['best']}:", view)]
+        # (in words too, for those who cannot see the image: issue 23)
+        from render.describe import layout_words
+        return [("\n".join([f"One way to reach {extras['best']}:", *layout_words(view)]), view)]
 
 
 ADAPTER = PackSolitaireAdapter()
