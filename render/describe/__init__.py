@@ -13,7 +13,7 @@ named, cells are the game's own coordinates.
 
 from __future__ import annotations
 
-from .common import ALT_LIMIT, _names, clip
+from .common import ALT_LIMIT, _names, clip  # noqa: F401 (ALT_LIMIT: for callers)
 from .relativity import relativity_alt, relativity_full
 from .global_warming import global_warming_alt, global_warming_full
 from .galaxies import hand_words, galaxies_alt, galaxies_full
