@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from .common import value_word, sentence, outcome_words, last_change
 
 
