@@ -3,6 +3,7 @@ items, ratings; and the errors of the store."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Callable
@@ -16,14 +17,17 @@ _GAME_COLUMNS = (
 )
 
 
-def _game_select(table: str = "games") -> str:
+def _game_select(engine, table: str = "games") -> str:
     """A game's columns and its seats as one JSON list: a game and its seats in one trip."""
-    return (", ".join(f"{table}.{column.strip()}" for column in _GAME_COLUMNS.split(","))
-            + ", (SELECT json_group_array(json_array(seat, user_id, display_name, dm_closed)) "
-            f"FROM seats WHERE seats.game_id = {table}.id) AS seat_list")
+    return _select(table, engine.seat_list(table), _GAME_COLUMNS)
 
 
-_GAME_SELECT = _game_select()
+@functools.lru_cache
+def _select(table: str, seat_list: str, columns: str) -> str:
+    return (", ".join(f"{table}.{column.strip()}" for column in columns.split(","))
+            + f", {seat_list} AS seat_list")
+
+
 _UPDATABLE = {"thread_id", "lobby_message_id", "status", "state", "options", "deadline_seconds",
               "invited_id", "extras"}
 
