@@ -1,4 +1,5 @@
-"""The SQLite store: schema and migrations, optimistic concurrency, events, timers, outbox."""
+"""The store on SQLite and PostgreSQL: schema and migrations, optimistic concurrency, events,
+timers, outbox."""
 
 import asyncio
 import hashlib
@@ -6,11 +7,14 @@ import re
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import storage
-from bot.storage import games, migrations, model
-from bot.storage import Conflict, Event, Notice, Seat, Store
+from bot.storage import Conflict, Event, Notice, Seat, Store, games, migrations, model
+from tests.pg import database_for
+
+pytestmark = pytest.mark.usefixtures("db_engine")
 
 
 async def new_game(store, now=100.0):
@@ -19,6 +23,7 @@ async def new_game(store, now=100.0):
                                    invited_id=None, now=now)
 
 
+@pytest.mark.sqlite_only
 async def test_fresh_database_gets_the_current_schema_in_wal_mode(tmp_path):
     path = tmp_path / "db.sqlite3"
     store = await Store.open(str(path))
@@ -31,7 +36,7 @@ async def test_fresh_database_gets_the_current_schema_in_wal_mode(tmp_path):
 
 
 async def test_reopening_keeps_data_and_runs_only_new_migrations(tmp_path, monkeypatch):
-    path = str(tmp_path / "db.sqlite3")
+    path = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(path)
     game = await new_game(store)
     await store.close()
@@ -44,13 +49,13 @@ async def test_reopening_keeps_data_and_runs_only_new_migrations(tmp_path, monke
     assert (await store.get_game(game.id)).seats == [Seat(0, 10, "Alice")]
     await store.close()
     store = await Store.open(path)  # a third open must not re-run the new migration
-    async with store.db.execute("SELECT COUNT(*) FROM later") as cur:
-        assert (await cur.fetchone())[0] == 1
+    async with store.engine.connection() as tx:
+        assert (await tx.first("SELECT COUNT(*) FROM later"))[0] == 1
     await store.close()
 
 
 async def test_a_newer_database_is_refused(tmp_path, monkeypatch):
-    path = str(tmp_path / "db.sqlite3")
+    path = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(path)
     await store.set_meta("schema_version", str(storage.SCHEMA_VERSION + 1))
     await store.close()
@@ -59,7 +64,7 @@ async def test_a_newer_database_is_refused(tmp_path, monkeypatch):
 
 
 async def test_commit_checks_the_version_and_writes_everything_or_nothing(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
     assert game.status == "lobby" and game.version == 0 and game.options == {"x": 1}
     seats = [Seat(0, 10, "Alice"), Seat(1, 11, "Bob")]
@@ -82,7 +87,7 @@ async def test_commit_checks_the_version_and_writes_everything_or_nothing(tmp_pa
 
 
 async def test_two_writers_from_the_same_version_exactly_one_wins(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
 
     async def write(text):
@@ -99,7 +104,7 @@ async def test_two_writers_from_the_same_version_exactly_one_wins(tmp_path):
 
 
 async def test_timers_are_replaced_and_found_when_due(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     assert await store.next_due() is None
     game = await new_game(store)
     await store.commit(game.id, 0, now=1.0, timers={"deadline": (50.0, {}), "reminder": (40.0, {})})
@@ -117,7 +122,7 @@ async def test_timers_are_replaced_and_found_when_due(tmp_path):
 
 
 async def test_outbox_delivery_retry_and_failure(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
     await store.add_notices(game.id, [Notice("user", 1, {"n": 1}), Notice("user", 2, {"n": 2}),
                                       Notice("channel", 3, {"n": 3})], now=10.0)
@@ -136,7 +141,7 @@ async def test_outbox_delivery_retry_and_failure(tmp_path):
 
 
 async def test_games_of_a_user_and_by_thread(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     a = await new_game(store)
     b = await new_game(store)
     await store.commit(b.id, 0, now=1.0, changes={"status": "active", "thread_id": 77},
@@ -149,6 +154,7 @@ async def test_games_of_a_user_and_by_thread(tmp_path):
     await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_database_of_the_first_schema_is_migrated_with_its_games(tmp_path):
     path = tmp_path / "db.sqlite3"
     with sqlite3.connect(path) as db:   # as the first release left it
@@ -166,7 +172,7 @@ async def test_a_database_of_the_first_schema_is_migrated_with_its_games(tmp_pat
 
 
 async def test_tagged_notices_are_found_for_editing_and_closed_dms_are_remembered(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
     await store.add_notices(game.id, [Notice("channel", 3, {"n": 1}, tag="board"),
                                       Notice("user", 10, {"n": 2}, tag="dm:10"),
@@ -191,9 +197,9 @@ async def test_tagged_notices_are_found_for_editing_and_closed_dms_are_remembere
 
 
 async def test_a_failed_transaction_writes_nothing(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
-    with pytest.raises(sqlite3.IntegrityError):   # seat 0 twice
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)):   # seat 0 twice
         await store.commit(game.id, 0, now=1.0, seats=[Seat(0, 10, "A"), Seat(0, 11, "B")],
                            notices=[Notice("channel", 3, {"n": 1})])
     assert (await store.get_game(game.id)).version == 0
@@ -202,7 +208,7 @@ async def test_a_failed_transaction_writes_nothing(tmp_path):
 
 
 async def test_a_delivered_board_clears_the_boards_of_earlier_posts_of_its_tag(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     game = await new_game(store)
     board = {"view": {"log": ["..."] * 50}, "names": {}}
     await store.add_notices(game.id, [Notice("channel", 3, {"content": "1", "board": board}, tag="board"),
@@ -225,6 +231,7 @@ async def test_a_delivered_board_clears_the_boards_of_earlier_posts_of_its_tag(t
     await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_migration_3_clears_boards_superseded_before_it(tmp_path, monkeypatch):
     path = str(tmp_path / "db.sqlite3")
     monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)

@@ -71,7 +71,8 @@ class PlayersStore:
                 "draws, updated_at) VALUES(?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
                 "ON CONFLICT(guild_id, game, user_id) DO UPDATE SET "
                 "display_name=excluded.display_name, mu=excluded.mu, sigma=excluded.sigma, "
-                "games=games+1, wins=wins+excluded.wins, draws=draws+excluded.draws, "
+                "games=ratings.games+1, wins=ratings.wins+excluded.wins, "
+                "draws=ratings.draws+excluded.draws, "
                 "updated_at=excluded.updated_at",
                 (rated.guild_id, rated.game, user_id, rated.names.get(user_id, str(user_id)), mu,
                  sigma, int(user_id in rated.winners), int(user_id in rated.drew), now))

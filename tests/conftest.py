@@ -1,0 +1,62 @@
+"""Which tests run on which database engine (see tests/pg.py).
+
+A module with `pytestmark = pytest.mark.usefixtures("db_engine")` runs each test twice, on
+SQLite and on PostgreSQL (`[sqlite]`/`[postgresql]` in their names), its databases named by
+`tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once. Without a PostgreSQL server the PostgreSQL half is left out, saying so
+in one line, unless PIECEPACK_REQUIRE_PG=1 (CI), which makes that an error.
+"""
+
+import os
+
+import pytest
+
+from tests import pg
+
+def _engines() -> list[str]:
+    return [e for e in os.environ.get("PIECEPACK_TEST_ENGINES", "sqlite,postgresql").split(",") if e]
+
+
+def pytest_report_header(config):
+    if "postgresql" in _engines() and not pg.available() and not os.environ.get("PIECEPACK_REQUIRE_PG"):
+        return pg.SKIPPED
+    return None
+
+
+def pytest_generate_tests(metafunc):
+    if "db_engine" not in metafunc.fixturenames:
+        return
+    engines = [e for e in _engines() if e in ("sqlite", "postgresql")]
+    if metafunc.definition.get_closest_marker("sqlite_only"):
+        engines = ["sqlite"]
+    metafunc.parametrize("db_engine", engines, indirect=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    if pg.available():
+        return
+    if os.environ.get("PIECEPACK_REQUIRE_PG"):
+        raise pytest.UsageError("PIECEPACK_REQUIRE_PG=1 but there is no PostgreSQL: install "
+                                "Debian's postgresql or set PIECEPACK_TEST_PG to a server's URL.")
+    kept = [item for item in items if "[postgresql" not in item.nodeid]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    url = pg.SERVER.start()
+    yield url
+    pg.SERVER.stop()
+
+
+@pytest.fixture
+def db_engine(request):
+    name = getattr(request, "param", "sqlite")
+    if name == "postgresql":
+        request.getfixturevalue("pg_server")
+    pg.ENGINE["name"] = name
+    yield name
+    pg.ENGINE["name"] = "sqlite"
+    if name == "postgresql":
+        pg.SERVER.drop_made()
