@@ -126,6 +126,14 @@ async def run_bot(settings: Settings) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
+    if is_url(settings.db_path) and not await store.engine.hold_bot_lock():
+        from .storage.engine import without_password
+
+        log.error("Another piecepack-bot process is using the database %s: two bots on one "
+                  "database would both send every message and fire every timer. Stop the other "
+                  "one, or give this one its own PIECEPACK_DB.", without_password(settings.db_path))
+        await store.close()
+        return 1
     bot = PiecepackBot(settings, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -413,7 +421,7 @@ def run_locked(settings: Settings) -> int:
     it is held, and so does a second bot (it would fire every timer a second time)."""
     from .storage import DatabaseLock
 
-    if is_url(settings.db_path):   # no file to lock: one bot per PostgreSQL database for now
+    if is_url(settings.db_path):   # no file: run_bot holds a lock in the database instead
         return asyncio.run(run_bot(settings))
     with DatabaseLock(settings.db_path) as lock:
         try:

@@ -2,7 +2,8 @@
 
 A module with `pytestmark = pytest.mark.usefixtures("db_engine")` runs each test twice, on
 SQLite and on PostgreSQL (`[sqlite]`/`[postgresql]` in their names), its databases named by
-`tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once. Without a PostgreSQL server the PostgreSQL half is left out, saying so
+`tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once,
+one marked `postgresql_only` runs on PostgreSQL only. Without a PostgreSQL server the PostgreSQL half is left out, saying so
 in one line, unless PIECEPACK_REQUIRE_PG=1 (CI), which makes that an error.
 """
 
@@ -28,6 +29,8 @@ def pytest_generate_tests(metafunc):
     engines = [e for e in _engines() if e in ("sqlite", "postgresql")]
     if metafunc.definition.get_closest_marker("sqlite_only"):
         engines = ["sqlite"]
+    if metafunc.definition.get_closest_marker("postgresql_only"):
+        engines = [e for e in engines if e == "postgresql"]
     metafunc.parametrize("db_engine", engines, indirect=True)
 
 

@@ -32,7 +32,7 @@ SKIPPED: list[tuple[str, str]] = [
     (r"^docker ", "needs Docker and the image (the platform checks build it)"),
     (r"^git |^cd piecepack-bot$", "needs the network and the repository's address"),
     (r"^(sudo )?apt ", "installs system packages (root, the network)"),
-    (r"pip install", "downloads packages"),
+    (r"pip (install|download)", "downloads packages"),
     (r"^\.ci/run$", "runs the whole test suite, twice"),
     (r"benchmarks/bench_", "benchmarks take minutes and print figures, not results"),
     (r"^\. \.venv/bin/activate$|^\.venv\\Scripts\\activate$", "changes the calling shell"),

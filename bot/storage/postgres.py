@@ -21,6 +21,7 @@ from .engine import Engine
 
 INSTALL = "pip install 'piecepack-bot[postgres]'"
 MIGRATION_LOCK = 0x70696563   # pg_advisory_lock key while migrating ("piec")
+BOT_LOCK = 0x70696562         # held by a running bot for its whole life
 
 _PLACEHOLDER = re.compile(r"\?")
 _translated: dict[str, str] = {}
@@ -72,8 +73,10 @@ class PostgresEngine(Engine):
     name = "postgresql"
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool):
+    def __init__(self, pool, url: str):
         self.pool = pool
+        self.url = url
+        self._held = None   # the connection holding BOT_LOCK
 
     @classmethod
     async def open(cls, url: str, *, process: str = "piecepack-bot") -> "PostgresEngine":
@@ -84,10 +87,24 @@ class PostgresEngine(Engine):
             server_settings={"application_name": process,
                              # a transaction left open (a process stopped mid-way) frees its locks
                              "idle_in_transaction_session_timeout": "60s"})
-        return cls(pool)
+        return cls(pool, url)
 
     async def close(self) -> None:
+        if self._held is not None:
+            await self._held.close()   # (ending the session releases its lock)
+            self._held = None
         await self.pool.close()
+
+    async def hold_bot_lock(self) -> bool:
+        """Take the lock a running bot holds for its life (the counterpart of the lock file
+        beside a SQLite database): False if another bot holds it. A connection of its own
+        keeps it; the server releases it when that connection ends, however the bot ends."""
+        conn = await asyncpg.connect(self.url, server_settings={"application_name": "piecepack-bot"})
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", BOT_LOCK):
+            await conn.close()
+            return False
+        self._held = conn
+        return True
 
     @contextlib.asynccontextmanager
     async def connection(self):
