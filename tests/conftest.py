@@ -1,8 +1,8 @@
 """Which tests run on which database engine (see tests/pg.py).
 
-A module with `pytestmark = pytest.mark.usefixtures("db_engine")` runs each test twice, on
-SQLite and on PostgreSQL (`[sqlite]`/`[postgresql]` in their names), its databases named by
-`tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once,
+The storage and bot tests (BOTH_ENGINES) and any test using the fixture `db_engine` run twice,
+on SQLite and on PostgreSQL (`[sqlite]`/`[postgresql]` in their names), their databases named
+by `tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once,
 one marked `postgresql_only` runs on PostgreSQL only. Without a PostgreSQL server the PostgreSQL half is left out, saying so
 in one line, unless PIECEPACK_REQUIRE_PG=1 (CI), which makes that an error.
 """
@@ -23,7 +23,17 @@ def pytest_report_header(config):
     return None
 
 
+# Modules whose tests run on both engines (by name prefix), and the ones among them that test
+# SQLite's files themselves (backup, restore, the lock file, a file that is not a database).
+BOTH_ENGINES = ("test_storage", "test_bot_")
+SQLITE_MODULES = {"test_bot_admin", "test_bot_settings"}
+
+
 def pytest_generate_tests(metafunc):
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if module.startswith(BOTH_ENGINES) and module not in SQLITE_MODULES \
+            and "db_engine" not in metafunc.fixturenames:
+        metafunc.fixturenames.append("db_engine")   # as if the module used the fixture
     if "db_engine" not in metafunc.fixturenames:
         return
     engines = [e for e in _engines() if e in ("sqlite", "postgresql")]

@@ -17,8 +17,6 @@ from engine.relativity import coins_to_layout
 from tests.botkit import command, drawn, fake, press, running_bot, settle  # noqa: F401
 from tests.test_bot_fair import live_controls, pinged_by
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 MAX_ACTIONS = 60   # then the players resign (a random Relativity game runs for hundreds of swaps)
 
 

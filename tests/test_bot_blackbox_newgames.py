@@ -10,8 +10,6 @@ from tests.botkit import command, drawn, fake, press, running_bot, said, settle 
 from tests.test_bot_byop1 import GAME, start
 from tests.test_bot_fair import live_controls, pinged_by
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 
 async def test_byop1_solo_done_typed_in_the_thread_ends_the_game(fake, drawn, tmp_path):
     """A player whose DMs are open finishes the last round with /move in the thread (not with

@@ -17,8 +17,6 @@ from bot.storage import Notice, Store
 from tests.botkit import FakeClock
 from tests.pg import database_for
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 ALICE, BOB, CAROL = 101, 102, 103
 REL = engine.get_game("relativity")
 GW = engine.get_game("global-warming")

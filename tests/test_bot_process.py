@@ -14,8 +14,6 @@ import pytest
 from tests.botkit import command, fake_discord, press, said
 from tests.pg import database_for
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -11,14 +11,10 @@ import random
 import signal
 from pathlib import Path
 
-import pytest
-
 from bot.workers import running
 from tests.botkit import command, fake_discord, press, said
 from tests.test_bot_fair import pinged_by
 from tests.test_bot_process import BotProcess
-
-pytestmark = pytest.mark.usefixtures("db_engine")
 
 
 def descendants(pid: int) -> list[int]:

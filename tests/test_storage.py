@@ -14,8 +14,6 @@ from bot import storage
 from bot.storage import Conflict, Event, Notice, Seat, Store, games, migrations, model
 from tests.pg import database_for
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 
 async def new_game(store, now=100.0):
     return await store.create_game(game="relativity", guild_id=1, channel_id=2, host_id=10,

@@ -10,8 +10,6 @@ from bot.storage import Conflict, Event, RatedResult, Seat, Store, migrations
 from tests import pg
 from tests.pg import database_for
 
-pytestmark = pytest.mark.usefixtures("db_engine")
-
 
 async def two_stores(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
