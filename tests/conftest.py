@@ -17,10 +17,19 @@ def _engines() -> list[str]:
     return [e for e in os.environ.get("PIECEPACK_TEST_ENGINES", "sqlite,postgresql").split(",") if e]
 
 
+def _skipping_postgresql() -> bool:
+    return ("postgresql" in _engines() and not pg.available()
+            and not os.environ.get("PIECEPACK_REQUIRE_PG"))
+
+
 def pytest_report_header(config):
-    if "postgresql" in _engines() and not pg.available() and not os.environ.get("PIECEPACK_REQUIRE_PG"):
-        return pg.SKIPPED
-    return None
+    return pg.SKIPPED if _skipping_postgresql() else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    # the header is not shown in quiet runs (the project's default): say it at the end then
+    if _skipping_postgresql() and not terminalreporter.showheader:
+        terminalreporter.write_line(pg.SKIPPED)
 
 
 # Modules whose tests run on both engines (by name prefix), and the ones among them that test

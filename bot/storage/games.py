@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from .model import _UPDATABLE, Conflict, Event, GameRow, Notice, RatedResult, Seat, _game_row, _game_select
+from .model import (_UPDATABLE, Conflict, Event, GameRow, Notice, RatedResult, Seat, _game_row,
+                    _game_select)
 
 
 class GamesStore:
@@ -32,14 +33,15 @@ class GamesStore:
             return await self._get_game(tx, game_id)
 
     async def _get_game(self, tx, game_id: int) -> GameRow | None:
-        row = await tx.first(f"SELECT {_game_select(self.engine)} FROM games WHERE id=?", (game_id,))
+        row = await tx.first(f"SELECT {_game_select(self.engine)} FROM games WHERE id=?",
+                             (game_id,))
         return _game_row(row) if row else None
 
     async def game_for_thread(self, thread_id: int) -> GameRow | None:
         async with self.engine.connection() as tx:
             row = await tx.first(
-                    f"SELECT {_game_select(self.engine)} FROM games WHERE thread_id=? ORDER BY id DESC LIMIT 1",
-                    (thread_id,))
+                    f"SELECT {_game_select(self.engine)} FROM games WHERE thread_id=? "
+                    "ORDER BY id DESC LIMIT 1", (thread_id,))
         return _game_row(row) if row else None
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None,
@@ -58,7 +60,8 @@ class GamesStore:
     async def games_with_status(self, status: str) -> list[GameRow]:
         async with self.engine.connection() as tx:
             return [_game_row(r) for r in await tx.rows(
-                    f"SELECT {_game_select(self.engine)} FROM games WHERE status=? ORDER BY id", (status,))]
+                    f"SELECT {_game_select(self.engine)} FROM games WHERE status=? ORDER BY id",
+                    (status,))]
 
     async def merge_extras(self, game_id: int, values: dict, *, now: float,
                            notices: Iterable[Notice] = ()) -> None:
@@ -71,7 +74,7 @@ class GamesStore:
                 return
             extras = {**json.loads(row[0]), **values}
             await tx.execute("UPDATE games SET extras=? WHERE id=?",
-                                  (json.dumps(extras), game_id))
+                             (json.dumps(extras), game_id))
             await self._insert_notices(tx, game_id, notices, now)
 
     async def finished_extras(self, game: str, guild_id: int, user_id: int) -> list[dict]:
@@ -202,5 +205,5 @@ class GamesStore:
             if player not in accepted:
                 accepted.append(player)
                 await tx.execute("UPDATE rematches SET accepted=? WHERE new_game_id=?",
-                                      (json.dumps(accepted), new_game_id))
+                                 (json.dumps(accepted), new_game_id))
         return accepted

@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from typing import Iterable
 
-from .model import _RATING_COLUMNS, GameRow, Notice, PlayerRating, RatedResult, _game_row, _game_select
+from .model import (_RATING_COLUMNS, GameRow, Notice, PlayerRating, RatedResult, _game_row,
+                    _game_select)
 
 
 class PlayersStore:
@@ -124,7 +125,8 @@ class PlayersStore:
         async with self.engine.connection() as tx:
             count = await tx.execute(
                 "INSERT INTO daily_plays(guild_id, day, game, user_id, game_id, started_at) "
-                "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", (guild_id, day, game, user_id, game_id, now))
+                "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (guild_id, day, game, user_id, game_id, now))
             return count == 1
 
     async def drop_daily_play(self, game_id: int) -> None:

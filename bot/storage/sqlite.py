@@ -12,11 +12,41 @@ from .engine import Engine
 from .files import existing
 
 
+class SqliteTx:
+    """The connection, used by whoever holds the engine's lock."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        self.db = db
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        return (await self.db.execute(sql, tuple(args))).rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self.db.executemany(sql, rows)
+
+    # Reads take one trip to the database's thread (execute_fetchall), not three (execute,
+    # fetch, close): every trip hands the GIL to that thread and back, which the event loop
+    # feels when many games move at once.
+    async def rows(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        return list(await self.db.execute_fetchall(sql, tuple(args)))
+
+    async def first(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        rows = await self.rows(sql, args)
+        return rows[0] if rows else None
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        return (await self.db.execute(sql, tuple(args))).lastrowid
+
+    async def xact_lock(self, key: str) -> None:
+        pass   # one writer at a time already
+
+
 class SqliteEngine(Engine):
     name = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection):
         self.db = db
+        self.tx = SqliteTx(db)
         # One connection: statements of concurrent coroutines must not interleave inside a
         # transaction, so every use of the connection holds this lock.
         self.lock = asyncio.Lock()
@@ -44,7 +74,7 @@ class SqliteEngine(Engine):
     @contextlib.asynccontextmanager
     async def connection(self):
         async with self.lock:
-            yield self
+            yield self.tx
 
     @contextlib.asynccontextmanager
     async def transaction(self):
@@ -54,7 +84,7 @@ class SqliteEngine(Engine):
         async with self.lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self
+                yield self.tx
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise
@@ -63,30 +93,6 @@ class SqliteEngine(Engine):
     @contextlib.asynccontextmanager
     async def migrating(self):
         yield   # each migration's BEGIN IMMEDIATE serialises them
-
-    # ---- Tx: the connection is its own (the lock is held by whoever uses it) ---------------
-
-    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
-        return (await self.db.execute(sql, tuple(args))).rowcount
-
-    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
-        await self.db.executemany(sql, rows)
-
-    # Reads take one trip to the database's thread (execute_fetchall), not three (execute,
-    # fetch, close): every trip hands the GIL to that thread and back, which the event loop
-    # feels when many games move at once.
-    async def rows(self, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self.db.execute_fetchall(sql, tuple(args)))
-
-    async def first(self, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self.rows(sql, args)
-        return rows[0] if rows else None
-
-    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
-        return (await self.db.execute(sql, tuple(args))).lastrowid
-
-    async def xact_lock(self, key: str) -> None:
-        pass   # one writer at a time already
 
     # ---- dialect ---------------------------------------------------------------------------
 
