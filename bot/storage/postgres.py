@@ -69,6 +69,12 @@ class PgTx:
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
 
+async def _no_reset(conn) -> None:
+    """What a connection needs on its way back to the pool beyond asyncpg's own rollback of an
+    open transaction: nothing (the store keeps no session state: no SET, LISTEN or session
+    lock outlives its use). asyncpg's default costs a round trip per use."""
+
+
 class PostgresEngine(Engine):
     name = "postgresql"
     for_update = " FOR UPDATE"
@@ -83,7 +89,7 @@ class PostgresEngine(Engine):
         if asyncpg is None:
             raise MissingDriver()
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=10,
+            url, min_size=1, max_size=10, reset=_no_reset,
             server_settings={"application_name": process,
                              # a transaction left open (a process stopped mid-way) frees its locks
                              "idle_in_transaction_session_timeout": "60s"})
