@@ -80,6 +80,19 @@ def database(text: str) -> str:
     return text
 
 
+def url_passwords(text: str) -> list[str]:
+    """The password of a database URL as written and as meant (%-escapes decoded), if any."""
+    if "://" not in text:
+        return []
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        raw = urlsplit(text).netloc.rpartition("@")[0].partition(":")[2]
+    except ValueError:
+        return []
+    return [p for p in {raw, unquote(raw)} if p]
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """KEY=VALUE lines; blank lines, # comments, `export ` prefixes and quotes are allowed."""
     values: dict[str, str] = {}
@@ -247,7 +260,7 @@ class RedactingFormatter(logging.Formatter):
 
 
 # Loggers that must stay at INFO or quieter (all of discord.py's, through their parent).
-QUIET_LOGGERS = ("discord", "aiosqlite")
+QUIET_LOGGERS = ("discord", "aiosqlite", "asyncpg")
 
 
 def _not_voice(record: logging.LogRecord) -> bool:
@@ -256,9 +269,10 @@ def _not_voice(record: logging.LogRecord) -> bool:
 
 
 def setup_logging(settings: Settings, stream=None) -> logging.Handler:
-    """Log to stderr (or `stream`) through a formatter that hides the token."""
+    """Log to stderr (or `stream`) through a formatter that hides the token (and the password of
+    a PostgreSQL URL)."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(RedactingFormatter([settings.token]))
+    handler.setFormatter(RedactingFormatter([settings.token, *url_passwords(settings.db_path)]))
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, "_piecepack", False):

@@ -108,3 +108,27 @@ async def test_a_second_bot_on_one_postgresql_database_is_refused(tmp_path):
     second = await Store.open(target)
     assert await second.engine.hold_bot_lock()
     await second.close()
+
+
+def test_logs_hide_the_urls_password():
+    import io
+    import logging
+
+    from bot.settings import setup_logging
+
+    from bot.settings import QUIET_LOGGERS
+
+    names = ["", *QUIET_LOGGERS]
+    levels = {name: logging.getLogger(name).level for name in names}
+    stream = io.StringIO()
+    handler = setup_logging(Settings(token="t" * 40, db_path="postgresql://u:p%40ss-w0rd@h/db"),
+                            stream=stream)
+    try:
+        logging.getLogger("bot").error("connecting to %s failed (password p@ss-w0rd)",
+                                       "postgresql://u:p%40ss-w0rd@h/db")
+    finally:
+        logging.getLogger().removeHandler(handler)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+    assert "p%40ss-w0rd" not in stream.getvalue() and "p@ss-w0rd" not in stream.getvalue()
+    assert "connecting to" in stream.getvalue()
