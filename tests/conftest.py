@@ -1,10 +1,11 @@
 """Which tests run on which database engine (see tests/pg.py).
 
-The storage and bot tests (BOTH_ENGINES) and any test using the fixture `db_engine` run twice,
-on SQLite and on PostgreSQL (`[sqlite]`/`[postgresql]` in their names), their databases named
-by `tests.pg.database_for(path)`; a test marked `sqlite_only` tests SQLite itself and runs once,
-one marked `postgresql_only` runs on PostgreSQL only. Without a PostgreSQL server the PostgreSQL half is left out, saying so
-in one line, unless PIECEPACK_REQUIRE_PG=1 (CI), which makes that an error.
+The storage and bot tests (BOTH_ENGINES) run twice, on SQLite and on PostgreSQL (`[sqlite]` and
+`[postgresql]` in their names), their databases named by `tests.pg.database_for(path)`; a test
+marked `sqlite_only` tests SQLite itself and runs once, one marked `postgresql_only` runs on
+PostgreSQL only. PIECEPACK_TEST_ENGINES=sqlite runs the SQLite half alone. Without a PostgreSQL
+server the PostgreSQL half is left out, saying so in one line, unless PIECEPACK_REQUIRE_PG=1
+(CI), which makes that an error.
 """
 
 import os
@@ -12,6 +13,7 @@ import os
 import pytest
 
 from tests import pg
+
 
 def _engines() -> list[str]:
     return [e for e in os.environ.get("PIECEPACK_TEST_ENGINES", "sqlite,postgresql").split(",") if e]
@@ -40,11 +42,8 @@ SQLITE_MODULES = {"test_bot_admin", "test_bot_settings"}
 
 def pytest_generate_tests(metafunc):
     module = metafunc.module.__name__.rsplit(".", 1)[-1]
-    if module.startswith(BOTH_ENGINES) and module not in SQLITE_MODULES \
-            and "db_engine" not in metafunc.fixturenames:
-        metafunc.fixturenames.append("db_engine")   # as if the module used the fixture
-    if "db_engine" not in metafunc.fixturenames:
-        return
+    if not module.startswith(BOTH_ENGINES) or module in SQLITE_MODULES:
+        return   # SQLite only: db_engine's default
     engines = [e for e in _engines() if e in ("sqlite", "postgresql")]
     if metafunc.definition.get_closest_marker("sqlite_only"):
         engines = ["sqlite"]
@@ -72,7 +71,7 @@ def pg_server():
     pg.SERVER.stop()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)   # (autouse: the modules of BOTH_ENGINES need not name it)
 def db_engine(request):
     name = getattr(request, "param", "sqlite")
     if name == "postgresql":

@@ -9,6 +9,7 @@ restarts its bot on "the same file" finds its games again.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import glob
 import hashlib
 import os
@@ -57,6 +58,7 @@ class Server:
 
     def _start_cluster(self) -> str:
         self.folder = tempfile.mkdtemp(prefix="piecepack-pg-")
+        atexit.register(self.stop)   # (also when the session ends without its fixture's teardown)
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres", "postgres")
         data = f"{self.folder}/data"

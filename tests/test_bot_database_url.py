@@ -63,7 +63,6 @@ def test_a_server_that_cannot_be_reached_is_named_without_the_password(tmp_path)
     assert "s3cretpw" not in said
 
 
-@pytest.mark.usefixtures("db_engine")
 async def test_forget_guild_on_either_engine(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(target)
@@ -80,7 +79,6 @@ async def test_forget_guild_on_either_engine(tmp_path):
     await store.close()
 
 
-@pytest.mark.usefixtures("db_engine")
 async def test_the_heartbeat_sees_a_database_that_cannot_be_written(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(target)
@@ -95,7 +93,6 @@ async def test_the_heartbeat_sees_a_database_that_cannot_be_written(tmp_path):
 
 
 @pytest.mark.postgresql_only
-@pytest.mark.usefixtures("db_engine")
 async def test_a_second_bot_on_one_postgresql_database_is_refused(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
     first = await Store.open(target)

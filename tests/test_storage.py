@@ -284,3 +284,9 @@ def test_no_module_of_the_store_is_long():
     folder = Path(storage.__file__).parent
     long = {p.name: n for p in folder.glob("*.py") if (n := len(p.read_text().splitlines())) > 400}
     assert long == {}
+
+
+async def test_each_half_runs_on_its_engine(tmp_path, db_engine):
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
+    assert store.engine.name == db_engine
+    await store.close()

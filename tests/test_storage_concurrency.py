@@ -103,3 +103,20 @@ async def test_migrations_run_once_when_two_opens_race(tmp_path, monkeypatch):
         assert (await tx.first("SELECT COUNT(*) FROM runs"))[0] == 1
     for store in stores:
         await store.close()
+
+
+async def test_a_reminder_set_while_a_move_commits_never_outlives_the_move(tmp_path):
+    """set_timer (a reminder) reads the game's version, then writes its timer: a move committed
+    in between replaces the game's timers, so the reminder must fail (Conflict) or come first."""
+    a, b = await two_stores(tmp_path)
+    game = await new_game(a)
+    for version in range(30):
+        results = await asyncio.gather(
+            a.commit(game.id, version, now=2.0, timers={"deadline": (50.0, {})}),
+            b.set_timer(game.id, version, "reminder", 40.0, [], now=2.0),
+            return_exceptions=True)
+        assert results[0] == version + 1
+        assert results[1] is None or isinstance(results[1], Conflict)
+        assert set(await a.timers_of(game.id)) == {"deadline"}, version
+    await a.close()
+    await b.close()

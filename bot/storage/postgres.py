@@ -1,13 +1,15 @@
 """The PostgreSQL engine: an asyncpg pool (asyncpg is the optional extra `postgres`).
 
 Statements are the stores' SQLite-style text: `?` placeholders become `$1..$n` (once per
-text), `insert_id` adds RETURNING id. Transactions are READ COMMITTED: the version-checked
+text), `insert_id` adds RETURNING id. Within a process they run one at a time, as on SQLite
+(see `lock`). Transactions are READ COMMITTED: the version-checked
 UPDATE of a game stays correct (a blocked writer re-checks the version once the winner
 commits), and the read-then-write spots lock what they read (`for_update`, `xact_lock`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from typing import Any, Iterable
@@ -83,6 +85,11 @@ class PostgresEngine(Engine):
         self.pool = pool
         self.url = url
         self._held = None   # the connection holding BOT_LOCK
+        # One statement or transaction of this process at a time, as on SQLite: a read waits
+        # for the write begun before it (the bot reads what it has just answered), and the
+        # process behaves the same on either engine. Other processes are kept apart by the
+        # server (the version check, row locks).
+        self.lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, url: str, *, process: str = "piecepack-bot") -> "PostgresEngine":
@@ -114,12 +121,12 @@ class PostgresEngine(Engine):
 
     @contextlib.asynccontextmanager
     async def connection(self):
-        async with self.pool.acquire() as conn:
+        async with self.lock, self.pool.acquire() as conn:
             yield PgTx(conn)
 
     @contextlib.asynccontextmanager
     async def transaction(self):
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self.lock, self.pool.acquire() as conn, conn.transaction():
             yield PgTx(conn)
 
     @contextlib.asynccontextmanager
