@@ -4,7 +4,6 @@ once lose nothing and never both win (on SQLite too: two connections to one file
 import asyncio
 import hashlib
 
-
 from bot.storage import Conflict, Event, RatedResult, Seat, Store, migrations
 from tests import pg
 from tests.pg import database_for
