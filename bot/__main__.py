@@ -26,6 +26,7 @@ import discord
 
 from . import texts
 from .settings import Settings, SettingsError, apply_endpoints, load_settings, setup_logging
+from .storage.engine import is_url
 
 log = logging.getLogger("bot")
 
@@ -37,13 +38,17 @@ class StartupError(Exception):
 def database_problem(path: str, exc: BaseException) -> str:
     """A start-up failure of the database, in an admin's words."""
     from .storage import SCHEMA_VERSION, SchemaTooNew
+    from .storage.engine import without_password
 
-    where = os.path.abspath(path)
+    where = without_password(path) if is_url(path) else os.path.abspath(path)
     if isinstance(exc, SchemaTooNew):
         return (f"The database {where} was written by a newer release of piecepack-bot "
                 f"(schema {exc.version}; this release knows up to {SCHEMA_VERSION}). Run the newer "
                 f"release, or restore a backup made before the upgrade (piecepack-bot restore).")
     text = str(exc)
+    if is_url(path):   # (the driver's messages name the server, never the password)
+        return (f"Cannot use the PostgreSQL database {where} ({type(exc).__name__}: {text}). "
+                f"Check PIECEPACK_DB, that the server runs and that the role may use the database.")
     if "unable to open" in text or "readonly" in text or "read-only" in text \
             or isinstance(exc, OSError):
         user = f"the bot's user (uid {os.getuid()})" if hasattr(os, "getuid") else "the bot's user"
@@ -69,6 +74,11 @@ async def open_store(path: str, *, create: bool = True):
     """The store; `create=False` for admin commands: a missing database is an error."""
     from .storage import NoDatabase, SchemaTooNew, Store, existing
 
+    if is_url(path):
+        try:
+            return await Store.open(path, create=create)
+        except (SchemaTooNew, OSError, *DATABASE_ERRORS) as exc:
+            raise StartupError(database_problem(path, exc)) from None
     try:
         # Probe with the standard module first: when aiosqlite cannot open a file, its worker
         # thread outlives the failure and prints a traceback of its own at exit.
@@ -79,6 +89,18 @@ async def open_store(path: str, *, create: bool = True):
         raise StartupError(no_database(path)) from None
     except (sqlite3.Error, SchemaTooNew, OSError) as exc:
         raise StartupError(database_problem(path, exc)) from None
+
+
+def database_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions a database's failure raises (the engines' drivers)."""
+    try:
+        import asyncpg
+    except ImportError:
+        return (sqlite3.Error,)
+    return (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+DATABASE_ERRORS = database_errors()
 
 
 def discord_problem(exc: BaseException) -> str | None:
@@ -103,6 +125,14 @@ async def run_bot(settings: Settings) -> int:
         store = await open_store(settings.db_path)
     except StartupError as exc:
         log.error("%s", exc)
+        return 1
+    if is_url(settings.db_path) and not await store.engine.hold_bot_lock():
+        from .storage.engine import without_password
+
+        log.error("Another piecepack-bot process is using the database %s: two bots on one "
+                  "database would both send every message and fire every timer. Stop the other "
+                  "one, or give this one its own PIECEPACK_DB.", without_password(settings.db_path))
+        await store.close()
         return 1
     bot = PiecepackBot(settings, store=store)
     # SIGTERM (docker stop) and SIGINT stop the bot whatever its connection is doing. close()
@@ -145,7 +175,7 @@ async def run_bot(settings: Settings) -> int:
             log.error("The gateway closed the connection (code %s): check DISCORD_TOKEN and "
                       "DISCORD_GATEWAY_URL.", exc.code)
             return 1
-        except sqlite3.Error as exc:
+        except DATABASE_ERRORS as exc:
             log.error("%s", database_problem(settings.db_path, exc))
             return 1
         except AttributeError:
@@ -167,7 +197,8 @@ async def run_sync(settings: Settings, guild_id: int | None, clear: bool) -> int
 
     # The database only remembers what was published (the bot then need not publish again at
     # start); without one, publishing works all the same and creates none.
-    path = settings.db_path if os.path.exists(settings.db_path) else ":memory:"
+    path = settings.db_path if is_url(settings.db_path) or os.path.exists(settings.db_path) \
+        else ":memory:"
     try:
         store = await open_store(path, create=path == ":memory:")
     except StartupError as exc:
@@ -207,7 +238,7 @@ def run_health(settings: Settings) -> int:
     from .app import health_problem
 
     status = read_health(settings.health_file)
-    if status is None and not os.path.exists(settings.db_path):
+    if status is None and not is_url(settings.db_path) and not os.path.exists(settings.db_path):
         print(f"unhealthy: no heartbeat, and no database at {os.path.abspath(settings.db_path)}: "
               f"the bot has not run with this PIECEPACK_DB (a relative one is found from the "
               f"working directory)")
@@ -223,6 +254,9 @@ def run_health(settings: Settings) -> int:
 def run_backup(settings: Settings, target: str) -> int:
     from .storage import BackupTargetError, NoDatabase, backup
 
+    if is_url(settings.db_path):
+        print(PG_BACKUP, file=sys.stderr)
+        return 1
     where = os.path.abspath(target)
     if os.path.exists(target):
         print(f"{where} exists already: choose another name, or delete it first.", file=sys.stderr)
@@ -254,6 +288,11 @@ def run_backup(settings: Settings, target: str) -> int:
     return 0
 
 
+PG_BACKUP = ("PIECEPACK_DB is a PostgreSQL database: back it up with PostgreSQL's own tools, "
+             "pg_dump -Fc -f piecepack.dump DATABASE, and restore with pg_restore --clean -d "
+             "DATABASE piecepack.dump (stop the bot first). Nothing was done.")
+
+
 def same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -273,6 +312,9 @@ def run_restore(settings: Settings, source: str) -> int:
     from .storage import SCHEMA_VERSION, BackupTargetError, DatabaseLock, restore
 
     db_path = settings.db_path
+    if is_url(db_path):
+        print(PG_BACKUP, file=sys.stderr)
+        return 1
     here = os.path.abspath(db_path)
     if same_file(source, db_path):
         print(f"{os.path.abspath(source)} is the database itself (PIECEPACK_DB): restore names "
@@ -331,7 +373,7 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
         return 1
     try:
         count = await store.forget_guild(guild_id)
-    except sqlite3.Error as exc:
+    except DATABASE_ERRORS as exc:
         print(database_problem(settings.db_path, exc), file=sys.stderr)
         return 1
     finally:
@@ -396,6 +438,8 @@ def run_locked(settings: Settings) -> int:
     it is held, and so does a second bot (it would fire every timer a second time)."""
     from .storage import DatabaseLock
 
+    if is_url(settings.db_path):   # no file: run_bot holds a lock in the database instead
+        return asyncio.run(run_bot(settings))
     with DatabaseLock(settings.db_path) as lock:
         try:
             held = lock.acquire()

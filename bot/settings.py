@@ -56,6 +56,43 @@ class Settings:
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
 
 
+def database(text: str) -> str:
+    """PIECEPACK_DB: a SQLite file's path, or a PostgreSQL server's URL (which needs asyncpg)."""
+    if "://" not in text:
+        return text
+    from urllib.parse import urlsplit
+
+    from .storage.engine import is_url, without_password
+
+    shown = without_password(text)
+    if not is_url(text):
+        raise SettingsError(f"PIECEPACK_DB must be a SQLite file's path or a PostgreSQL URL "
+                            f"(postgresql://user:password@host/database), not {shown!r}.")
+    parts = urlsplit(text)
+    if not parts.path.strip("/"):
+        raise SettingsError(f"PIECEPACK_DB {shown} names no database: add it after the host, as "
+                            f"in postgresql://user:password@host/piecepack.")
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        raise SettingsError("PIECEPACK_DB is a PostgreSQL URL, but asyncpg is not installed: "
+                            "pip install 'piecepack-bot[postgres]'") from None
+    return text
+
+
+def url_passwords(text: str) -> list[str]:
+    """The password of a database URL as written and as meant (%-escapes decoded), if any."""
+    if "://" not in text:
+        return []
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        raw = urlsplit(text).netloc.rpartition("@")[0].partition(":")[2]
+    except ValueError:
+        return []
+    return [p for p in {raw, unquote(raw)} if p]
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """KEY=VALUE lines; blank lines, # comments, `export ` prefixes and quotes are allowed."""
     values: dict[str, str] = {}
@@ -149,13 +186,14 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     if render_in not in ("process", "thread"):
         raise SettingsError(f"PIECEPACK_RENDER must be process (the default) or thread, "
                             f"not {render_in!r}.")
-    db_path = get("PIECEPACK_DB") or "./piecepack.sqlite3"
+    db_path = database(get("PIECEPACK_DB") or "./piecepack.sqlite3")
     return Settings(
         render_in=render_in,
         computer_pace=computer_pace,
         token=token or "",
         db_path=db_path,
-        health_file=get("PIECEPACK_HEALTH_FILE") or db_path + ".health",
+        health_file=get("PIECEPACK_HEALTH_FILE") or (
+            "./piecepack-bot.health" if "://" in db_path else db_path + ".health"),
         api_base=api_base_url(get("DISCORD_API_BASE")) if get("DISCORD_API_BASE") else None,
         gateway_url=gateway_url(get("DISCORD_GATEWAY_URL")) if get("DISCORD_GATEWAY_URL") else None,
         log_level=level,
@@ -222,7 +260,7 @@ class RedactingFormatter(logging.Formatter):
 
 
 # Loggers that must stay at INFO or quieter (all of discord.py's, through their parent).
-QUIET_LOGGERS = ("discord", "aiosqlite")
+QUIET_LOGGERS = ("discord", "aiosqlite", "asyncpg")
 
 
 def _not_voice(record: logging.LogRecord) -> bool:
@@ -231,9 +269,10 @@ def _not_voice(record: logging.LogRecord) -> bool:
 
 
 def setup_logging(settings: Settings, stream=None) -> logging.Handler:
-    """Log to stderr (or `stream`) through a formatter that hides the token."""
+    """Log to stderr (or `stream`) through a formatter that hides the token (and the password of
+    a PostgreSQL URL)."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(RedactingFormatter([settings.token]))
+    handler.setFormatter(RedactingFormatter([settings.token, *url_passwords(settings.db_path)]))
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, "_piecepack", False):

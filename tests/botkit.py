@@ -14,6 +14,7 @@ import pytest
 import bot.rendering
 from bot.app import PiecepackBot
 from bot.settings import Settings
+from tests.pg import database_for
 from tests.fakediscord import FakeDiscord
 
 START = 1_700_000_000.0
@@ -31,7 +32,7 @@ class FakeClock:
 
 
 def settings_for(fake: FakeDiscord, db: Path, **overrides) -> Settings:
-    values = dict(token=fake.token, db_path=str(db), api_base=fake.base_url,
+    values = dict(token=fake.token, db_path=database_for(db), api_base=fake.base_url,
                   gateway_url=fake.gateway_url, guild_ready_timeout=0.05,
                   render_in="thread")   # no worker processes to start for each test's bot
     values.update(overrides)

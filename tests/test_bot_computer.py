@@ -13,6 +13,7 @@ from bot.storage import Seat, Store
 from engine import Rng
 from engine.byop1 import solve
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said  # noqa: F401
+from tests.pg import database_for
 
 import pytest
 
@@ -33,9 +34,9 @@ async def settle(bot) -> None:
 
 async def notices_to_computers(bot) -> int:
     """Notices ever queued for a computer's DMs (there must be none)."""
-    async with bot.store.db.execute(
-            "SELECT COUNT(*) FROM outbox WHERE target_kind='user' AND target_id<0") as cur:
-        return (await cur.fetchone())[0]
+    async with bot.store.engine.connection() as tx:
+        return (await tx.first(
+            "SELECT COUNT(*) FROM outbox WHERE target_kind='user' AND target_id<0"))[0]
 
 
 async def running(bot, host):
@@ -156,7 +157,7 @@ async def test_lobby_buttons_add_and_remove_computers(fake, drawn, tmp_path):
 
 
 async def test_a_game_of_computers_only_is_refused(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     try:
         flow = GameFlow(store, lambda: 1000.0, computer_pace=0)
         row = await flow.open_lobby(game_name="relativity", guild_id=1, channel_id=2, host_id=3,

@@ -24,6 +24,7 @@ from bot.settings import SettingsError, apply_endpoints, load_settings
 from tests import fakediscord
 from tests.botkit import (FakeClock, break_route, command, fake,  # noqa: F401
                           running_bot, said, settle, wrap_route)
+from tests.pg import database_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -367,7 +368,7 @@ def test_urls_without_a_scheme_are_refused_with_a_message(name, value):
 def process_env(fake, tmp_path, env: dict) -> dict:
     values = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
               "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.base_url,
-              "DISCORD_GATEWAY_URL": fake.gateway_url, "PIECEPACK_DB": str(tmp_path / "db.sqlite3"),
+              "DISCORD_GATEWAY_URL": fake.gateway_url, "PIECEPACK_DB": database_for(tmp_path / "db.sqlite3"),
               "PIECEPACK_GUILD_READY_TIMEOUT": "0.05"}
     for key, value in env.items():
         if value is None:

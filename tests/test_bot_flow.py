@@ -15,6 +15,7 @@ from bot.delivery import RETRY_DELAYS, Delivery
 from bot.flow import GameFlow, UserError, parse_options
 from bot.storage import Notice, Store
 from tests.botkit import FakeClock
+from tests.pg import database_for
 
 ALICE, BOB, CAROL = 101, 102, 103
 REL = engine.get_game("relativity")
@@ -23,7 +24,7 @@ GW = engine.get_game("global-warming")
 
 @pytest.fixture
 async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "flow.sqlite3"))
     yield store
     await store.close()
 

@@ -19,11 +19,10 @@ ROUNDS = 160
 
 
 async def snapshot(bot) -> tuple:
-    db = bot.store.db
-    async with db.execute("SELECT id, status, version, state FROM games ORDER BY id") as cur:
-        games = [tuple(r) for r in await cur.fetchall()]
-    async with db.execute("SELECT COUNT(*) FROM events") as cur:
-        events = (await cur.fetchone())[0]
+    async with bot.store.engine.connection() as tx:
+        games = [tuple(r) for r in await tx.rows(
+            "SELECT id, status, version, state FROM games ORDER BY id")]
+        events = (await tx.first("SELECT COUNT(*) FROM events"))[0]
     return games, events, len(await bot.store.outbox_rows())
 
 

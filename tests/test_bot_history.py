@@ -18,6 +18,7 @@ from bot import records
 from engine.piecepack import value_name
 from tests.botkit import (command, fake, last_board_post, open_game, press, running_bot, said,  # noqa: F401
                           settle)
+from tests.pg import database_for
 from tests.test_relativity import read_ppn
 
 REL = engine.get_game("relativity")
@@ -384,7 +385,7 @@ async def test_a_change_of_mind_is_never_in_the_record(tmp_path):
     from tests.botkit import FakeClock
     from tests.test_bot_flow import ALICE, BOB, started
 
-    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "flow.sqlite3"))
     try:
         clock = FakeClock()
         flow = GameFlow(store, clock, seed_source=lambda: 9)
@@ -414,7 +415,7 @@ async def test_galaxies_cards_and_byop1_boards_show_once_public(tmp_path):
     from tests.botkit import FakeClock
     from tests.test_bot_flow import ALICE, BOB, started
 
-    store = await Store.open(str(tmp_path / "flow.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "flow.sqlite3"))
     try:
         flow = GameFlow(store, FakeClock(), seed_source=lambda: 9)
         for name in ("galaxies", "byop1"):

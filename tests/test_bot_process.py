@@ -9,7 +9,10 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.botkit import command, fake_discord, press, said
+from tests.pg import database_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,7 +25,8 @@ class BotProcess:
             "DISCORD_TOKEN": fake.token,
             "DISCORD_API_BASE": fake.base_url,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "PIECEPACK_DB": str(db),
+            "PIECEPACK_DB": database_for(db),
+            "PIECEPACK_HEALTH_FILE": f"{db}.health",
             "PIECEPACK_GUILD_READY_TIMEOUT": "0.05",
             "LOG_LEVEL": "DEBUG",
         }

@@ -16,6 +16,7 @@ from bot import computers, ratings
 from bot.storage import Seat, Store
 from tests.botkit import (command, drawn, fake, open_game, press, running_bot, said,  # noqa: F401
                           settle)
+from tests.pg import database_for
 
 GW = engine.get_game("global-warming")
 
@@ -326,7 +327,7 @@ async def test_a_long_leaderboard_shows_the_top_ten_ties_and_you_and_a_long_tren
 
 
 async def test_forget_guild_forgets_the_servers_ratings_only(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
     try:
         for guild in (1, 2):
             await rated_game(store, guild, "relativity", {10: 1, 20: 2}, {10: "alice", 20: "bob"})

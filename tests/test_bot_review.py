@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+import pytest
+
 import engine
 from bot import rendering
 from bot.delivery import RETRY_DELAYS
@@ -115,6 +117,7 @@ def as_v1(message, rewrite) -> None:
                 component["custom_id"] = rewrite(component["custom_id"])
 
 
+@pytest.mark.sqlite_only   # the upgrade from a SQLite file of the first release
 async def test_buttons_of_a_game_running_at_the_upgrade_still_play(fake, drawn, tmp_path):
     """A game in its act phase when the bot is upgraded: the step buttons under its board (as
     the first release made them) are the only controls there; they must still play."""
@@ -138,6 +141,7 @@ async def test_buttons_of_a_game_running_at_the_upgrade_still_play(fake, drawn, 
         assert "Played" in said(res), said(res)
 
 
+@pytest.mark.sqlite_only   # the upgrade from a SQLite file of the first release
 async def test_a_secret_button_of_the_first_release_brings_the_current_ones(fake, drawn, tmp_path):
     """The first release's die-face buttons in a DM (no turn in their custom_id) cannot say
     which turn they were for: pressing one answers with the current controls, not with "use

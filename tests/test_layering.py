@@ -15,12 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # package -> top-level modules it must never import
 FORBIDDEN = {
     # The rules are pure: no I/O, no clock, no chance but the seeded one in the state.
-    "engine": {"render", "bot", "discord", "aiosqlite", "random", "secrets", "os", "time",
-               "datetime", "asyncio"},
-    "render": {"bot", "discord", "aiosqlite", "PIL"},
+    "engine": {"render", "bot", "discord", "aiosqlite", "asyncpg", "random", "secrets", "os",
+               "time", "datetime", "asyncio"},
+    "render": {"bot", "discord", "aiosqlite", "asyncpg", "PIL"},
     # Computer players decide from a view with their own seeded chance: no clock, no I/O.
-    "computer": {"render", "bot", "discord", "aiosqlite", "random", "secrets", "os", "time",
-                 "datetime", "asyncio"},
+    "computer": {"render", "bot", "discord", "aiosqlite", "asyncpg", "random", "secrets", "os",
+                 "time", "datetime", "asyncio"},
 }
 
 
@@ -103,8 +103,8 @@ def dependency_tree(root: str, extras=()) -> set[str]:
 
 
 def test_no_pillow_anywhere_in_the_dependency_tree():
-    tree = dependency_tree("piecepack-bot", extras=("test",))
-    assert {"discord-py", "aiosqlite", "resvg", "pytest"} <= tree
+    tree = dependency_tree("piecepack-bot", extras=("test", "postgres"))
+    assert {"discord-py", "aiosqlite", "resvg", "pytest", "asyncpg"} <= tree
     assert "pillow" not in tree
 
 

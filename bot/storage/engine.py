@@ -1,0 +1,89 @@
+"""The interface the stores' SQL runs through, on SQLite (`sqlite.SqliteEngine`) or PostgreSQL
+(`postgres.PostgresEngine`).
+
+The stores write one SQL text for both engines, with `?` placeholders; an engine supplies
+the few pieces that differ (the `dialect` methods below) and runs statements through a `Tx`:
+`connection()` for single statements and reads, `transaction()` for all-or-nothing writes.
+
+Read-then-write spots take a lock so that a concurrent writer cannot slip in between: the
+row's (`for_update`, appended to the SELECT) or a named one (`Tx.xact_lock`). SQLite runs one
+writer at a time anyway (BEGIN IMMEDIATE), so there both are nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Iterable, Protocol
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(target: str) -> bool:
+    """Whether PIECEPACK_DB names a PostgreSQL server rather than a SQLite file."""
+    return target.startswith(URL_SCHEMES)
+
+
+def without_password(url: str) -> str:
+    """The URL to show in messages and logs: its password (if any) replaced by ***."""
+    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+class Tx(Protocol):
+    """A connection in use (in a transaction or not)."""
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run one statement; returns how many rows it changed."""
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None: ...
+
+    async def rows(self, sql: str, args: Iterable[Any] = ()) -> list: ...
+
+    async def first(self, sql: str, args: Iterable[Any] = ()) -> Any | None: ...
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """Run an INSERT into a table with an `id` key; returns the new row's id."""
+
+    async def xact_lock(self, key: str) -> None:
+        """Hold a lock named `key` until the transaction ends (nothing on SQLite)."""
+
+
+class Engine:
+    name = ""
+    for_update = ""   # appended to a SELECT whose rows the transaction then writes
+
+    def connection(self) -> AbstractAsyncContextManager[Tx]:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        raise NotImplementedError
+
+    def migrating(self) -> AbstractAsyncContextManager[None]:
+        """Held while the schema is brought up to date: one process at a time."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        """One statement on its own (admin commands, tests)."""
+        async with self.connection() as tx:
+            return await tx.execute(sql, args)
+
+    # ---- what differs between the engines' SQL --------------------------------------------
+
+    def seat_list(self, table: str) -> str:
+        """A game's seats as the text of one JSON list of [seat, user_id, name, dm_closed]."""
+        raise NotImplementedError
+
+    def without_board(self, payload: str) -> str:
+        """The JSON text `payload` without its "board" key."""
+        raise NotImplementedError
+
+    def has_board(self, payload: str) -> str:
+        """Whether the JSON text `payload` has a "board" key."""
+        raise NotImplementedError
+
+    def same(self, a: str, b: str) -> str:
+        """`a` equals `b`, NULL equal to NULL."""
+        raise NotImplementedError

@@ -1,0 +1,195 @@
+"""The schema: each entry of MIGRATIONS brings it from version i to i+1."""
+
+from __future__ import annotations
+
+import re
+
+# Each entry brings the schema from version i to i+1. Never edit a released entry; add one.
+MIGRATIONS: list[str] = [
+    # 0 -> 1
+    """
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        game             TEXT    NOT NULL,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        thread_id        INTEGER,
+        lobby_message_id INTEGER,
+        host_id          INTEGER NOT NULL,
+        invited_id       INTEGER,
+        status           TEXT    NOT NULL CHECK (status IN ('lobby','active','finished','cancelled')),
+        state            TEXT,
+        version          INTEGER NOT NULL DEFAULT 0,
+        options          TEXT    NOT NULL DEFAULT '{}',
+        deadline_seconds INTEGER,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL
+    );
+    CREATE INDEX games_thread ON games(thread_id);
+    CREATE INDEX games_guild_status ON games(guild_id, status);
+    CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, seat)
+    );
+    CREATE INDEX seats_user ON seats(user_id);
+    CREATE TABLE events (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL,
+        at       REAL    NOT NULL,
+        actor    TEXT,
+        kind     TEXT    NOT NULL,
+        detail   TEXT    NOT NULL DEFAULT ''
+    );
+    CREATE INDEX events_game ON events(game_id, version);
+    CREATE TABLE timers (
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind     TEXT    NOT NULL,
+        due_at   REAL    NOT NULL,
+        data     TEXT    NOT NULL DEFAULT '{}',
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX timers_due ON timers(due_at);
+    CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id         INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        target_kind     TEXT    NOT NULL CHECK (target_kind IN ('channel','user')),
+        target_id       INTEGER NOT NULL,
+        payload         TEXT    NOT NULL,
+        created_at      REAL    NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at REAL    NOT NULL,
+        delivered_at    REAL,
+        failed          TEXT,
+        message_id      INTEGER
+    );
+    CREATE INDEX outbox_pending ON outbox(delivered_at, failed, next_attempt_at);
+    """,
+    # 1 -> 2: notices that edit earlier messages; players whose DMs are closed
+    """
+    ALTER TABLE outbox ADD COLUMN tag TEXT;
+    ALTER TABLE outbox ADD COLUMN edit_of INTEGER;
+    CREATE INDEX outbox_tag ON outbox(game_id, tag);
+    ALTER TABLE seats ADD COLUMN dm_closed INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 2 -> 3: a delivered board is kept only until a later post of its tag has one (each
+    # carried a whole view: storage grew with the square of a game's length)
+    """
+    UPDATE outbox SET payload = json_remove(payload, '$.board')
+    WHERE tag IS NOT NULL AND (delivered_at IS NOT NULL OR failed IS NOT NULL)
+      AND json_extract(payload, '$.board') IS NOT NULL
+      AND EXISTS (SELECT 1 FROM outbox AS later
+                  WHERE later.game_id IS outbox.game_id AND later.tag = outbox.tag
+                    AND later.id > outbox.id AND later.delivered_at IS NOT NULL
+                    AND json_extract(later.payload, '$.board') IS NOT NULL)
+    """,
+    # 3 -> 4: facts a game gathers besides its state (e.g. the best score of a deal, worked out
+    # in the background), a JSON object
+    """
+    ALTER TABLE games ADD COLUMN extras TEXT NOT NULL DEFAULT '{}';
+    """,
+    # 4 -> 5: time away: a player's absences in a server (ends_at moves to the return when they come
+    # back early, so the month's allowance counts the time actually spent away)
+    """
+    CREATE TABLE absences (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        starts_at REAL    NOT NULL,
+        ends_at   REAL    NOT NULL
+    );
+    CREATE INDEX absences_user ON absences(guild_id, user_id, ends_at);
+    """,
+    # 5 -> 6: ratings (issue 14, part 3): each server's rating per game and player, and every
+    # player's rating after each rated game (its trend); a game with history rows is rated
+    """
+    CREATE TABLE ratings (
+        guild_id     INTEGER NOT NULL,
+        game         TEXT    NOT NULL,
+        user_id      INTEGER NOT NULL,
+        display_name TEXT    NOT NULL,
+        mu           REAL    NOT NULL,
+        sigma        REAL    NOT NULL,
+        games        INTEGER NOT NULL DEFAULT 0,
+        wins         INTEGER NOT NULL DEFAULT 0,
+        draws        INTEGER NOT NULL DEFAULT 0,
+        updated_at   REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE rating_history (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        place    INTEGER NOT NULL,
+        mu       REAL    NOT NULL,
+        sigma    REAL    NOT NULL,
+        at       REAL    NOT NULL,
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX rating_history_user ON rating_history(user_id, id);
+    """,
+    # 6 -> 7: daily puzzles: who played which server's deal of the day (once each), in which game
+    # (IF NOT EXISTS: a database taken back to an older schema by hand may keep the table)
+    """
+    CREATE TABLE IF NOT EXISTS daily_plays (
+        guild_id   INTEGER NOT NULL,
+        day        TEXT    NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        started_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, day, game, user_id)
+    );
+    CREATE INDEX IF NOT EXISTS daily_plays_game ON daily_plays(game_id);
+    """,
+    # 7 -> 8: history: a rematch of a finished game (at most one that is not cancelled), and who of
+    # its players has accepted it
+    """
+    CREATE TABLE rematches (
+        old_game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        new_game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        accepted    TEXT    NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX rematches_new ON rematches(new_game_id);
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# PostgreSQL's own text of a released migration, where translating types is not enough
+POSTGRES = {
+    # 2 -> 3 (a fresh database has no outbox rows; kept for databases copied over)
+    2: """
+    UPDATE outbox SET payload = (payload::jsonb - 'board')::text
+    WHERE tag IS NOT NULL AND (delivered_at IS NOT NULL OR failed IS NOT NULL)
+      AND (payload::jsonb -> 'board') IS NOT NULL
+      AND EXISTS (SELECT 1 FROM outbox AS later
+                  WHERE later.game_id IS NOT DISTINCT FROM outbox.game_id AND later.tag = outbox.tag
+                    AND later.id > outbox.id AND later.delivered_at IS NOT NULL
+                    AND (later.payload::jsonb -> 'board') IS NOT NULL)
+    """,
+}
+
+
+def render(index: int, engine: str) -> str:
+    """Migration `index`'s text for an engine: SQLite's is the released text itself. PostgreSQL
+    needs 64-bit integers (Discord ids overflow its INTEGER), 8-byte floats (its REAL would
+    round a time by minutes) and identity columns."""
+    text = MIGRATIONS[index]
+    if engine == "sqlite":
+        return text
+    if index in POSTGRES:
+        return POSTGRES[index]
+    text = text.replace("INTEGER PRIMARY KEY AUTOINCREMENT",
+                        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY")
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", re.sub(r"\bINTEGER\b", "BIGINT", text))
+
+
+def statements(index: int, engine: str = "sqlite") -> list[str]:
+    return [s.strip() for s in render(index, engine).split(";") if s.strip()]
+

@@ -1,0 +1,156 @@
+"""The PostgreSQL engine: an asyncpg pool (asyncpg is the optional extra `postgres`).
+
+Statements are the stores' SQLite-style text: `?` placeholders become `$1..$n` (once per
+text), `insert_id` adds RETURNING id. Within a process they run one at a time, as on SQLite
+(see `lock`). Transactions are READ COMMITTED: the version-checked
+UPDATE of a game stays correct (a blocked writer re-checks the version once the winner
+commits), and the read-then-write spots lock what they read (`for_update`, `xact_lock`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from typing import Any, Iterable
+
+try:
+    import asyncpg
+except ImportError:   # pragma: no cover - the message says how to get it
+    asyncpg = None
+
+from .engine import Engine
+
+INSTALL = "pip install 'piecepack-bot[postgres]'"
+MIGRATION_LOCK = 0x70696563   # pg_advisory_lock key while migrating ("piec")
+BOT_LOCK = 0x70696562         # held by a running bot for its whole life
+
+_PLACEHOLDER = re.compile(r"\?")
+_translated: dict[str, str] = {}
+
+
+def translate(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$n` (our SQL has no `?` inside literals: never use
+    jsonb's `?` operators)."""
+    text = _translated.get(sql)
+    if text is None:
+        counter = iter(range(1, sql.count("?") + 1))
+        text = _translated[sql] = _PLACEHOLDER.sub(lambda _: f"${next(counter)}", sql)
+    return text
+
+
+class MissingDriver(RuntimeError):
+    def __init__(self):
+        super().__init__(f"PIECEPACK_DB is a PostgreSQL URL, but asyncpg is not installed: {INSTALL}")
+
+
+class PgTx:
+    def __init__(self, conn):
+        self.conn = conn
+
+    async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
+        status = await self.conn.execute(translate(sql), *args)
+        count = status.rsplit(" ", 1)[-1]   # "UPDATE 1", "INSERT 0 1", "CREATE TABLE"
+        return int(count) if count.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        rows = [tuple(r) for r in rows]
+        if rows:
+            await self.conn.executemany(translate(sql), rows)
+
+    async def rows(self, sql: str, args: Iterable[Any] = ()) -> list:
+        return await self.conn.fetch(translate(sql), *args)
+
+    async def first(self, sql: str, args: Iterable[Any] = ()) -> Any | None:
+        return await self.conn.fetchrow(translate(sql), *args)
+
+    async def insert_id(self, sql: str, args: Iterable[Any] = ()) -> int:
+        return await self.conn.fetchval(translate(sql + " RETURNING id"), *args)
+
+    async def xact_lock(self, key: str) -> None:
+        await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+async def _no_reset(conn) -> None:
+    """What a connection needs on its way back to the pool beyond asyncpg's own rollback of an
+    open transaction: nothing (the store keeps no session state: no SET, LISTEN or session
+    lock outlives its use). asyncpg's default costs a round trip per use."""
+
+
+class PostgresEngine(Engine):
+    name = "postgresql"
+    for_update = " FOR UPDATE"
+
+    def __init__(self, pool, url: str):
+        self.pool = pool
+        self.url = url
+        self._held = None   # the connection holding BOT_LOCK
+        # One statement or transaction of this process at a time, as on SQLite: a read waits
+        # for the write begun before it (the bot reads what it has just answered), and the
+        # process behaves the same on either engine. Other processes are kept apart by the
+        # server (the version check, row locks).
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, url: str, *, process: str = "piecepack-bot") -> "PostgresEngine":
+        if asyncpg is None:
+            raise MissingDriver()
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=10, reset=_no_reset,
+            server_settings={"application_name": process,
+                             # a transaction left open (a process stopped mid-way) frees its locks
+                             "idle_in_transaction_session_timeout": "60s"})
+        return cls(pool, url)
+
+    async def close(self) -> None:
+        if self._held is not None:
+            await self._held.close()   # (ending the session releases its lock)
+            self._held = None
+        await self.pool.close()
+
+    async def hold_bot_lock(self) -> bool:
+        """Take the lock a running bot holds for its life (the counterpart of the lock file
+        beside a SQLite database): False if another bot holds it. A connection of its own
+        keeps it; the server releases it when that connection ends, however the bot ends."""
+        conn = await asyncpg.connect(self.url, server_settings={"application_name": "piecepack-bot"})
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", BOT_LOCK):
+            await conn.close()
+            return False
+        self._held = conn
+        return True
+
+    @contextlib.asynccontextmanager
+    async def connection(self):
+        async with self.lock, self.pool.acquire() as conn:
+            yield PgTx(conn)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self):
+        async with self.lock, self.pool.acquire() as conn, conn.transaction():
+            yield PgTx(conn)
+
+    @contextlib.asynccontextmanager
+    async def migrating(self):
+        """Processes starting at once migrate one after the other (the later ones then find
+        the schema current)."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    # ---- dialect ---------------------------------------------------------------------------
+
+    def seat_list(self, table: str) -> str:
+        return ("(SELECT COALESCE(json_agg(json_build_array(seat, user_id, display_name, "
+                f"dm_closed)), '[]')::text FROM seats WHERE seats.game_id = {table}.id)")
+
+    def without_board(self, payload: str) -> str:
+        return f"({payload}::jsonb - 'board')::text"
+
+    def has_board(self, payload: str) -> str:
+        return f"({payload}::jsonb -> 'board') IS NOT NULL"
+
+    def same(self, a: str, b: str) -> str:
+        return f"{a} IS NOT DISTINCT FROM {b}"
