@@ -35,9 +35,10 @@ def pytest_terminal_summary(terminalreporter):
 
 
 # Modules whose tests run on both engines (by name prefix), and the ones among them that test
-# SQLite's files themselves (backup, restore, the lock file, a file that is not a database).
+# SQLite's files themselves (backup, restore, the lock file, a file that is not a database, a
+# clean stop leaving no -wal file).
 BOTH_ENGINES = ("test_storage", "test_bot_")
-SQLITE_MODULES = {"test_bot_admin", "test_bot_settings"}
+SQLITE_MODULES = {"test_bot_admin", "test_bot_settings", "test_bot_shutdown"}
 
 
 def pytest_generate_tests(metafunc):

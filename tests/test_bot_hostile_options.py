@@ -21,14 +21,16 @@ STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
 
 
 async def dump(bot) -> dict:
-    """Every row of every table: nothing may change."""
-    db = bot.store.db
-    async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as cur:
-        tables = [r[0] for r in await cur.fetchall()]
+    """Every row of every table: nothing may change (on either engine)."""
+    engine = bot.store.engine
+    tables_sql = ("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+                  if engine.name == "sqlite" else
+                  "SELECT table_name FROM information_schema.tables "
+                  "WHERE table_schema = current_schema() ORDER BY table_name")
     rows = {}
-    for table in tables:
-        async with db.execute(f"SELECT * FROM {table}") as cur:   # noqa: S608 (our own names)
-            rows[table] = sorted(map(repr, map(tuple, await cur.fetchall())))
+    async with engine.connection() as tx:
+        for (table,) in await tx.rows(tables_sql):
+            rows[table] = sorted(map(repr, map(tuple, await tx.rows(f"SELECT * FROM {table}"))))  # noqa: S608
     return rows
 
 
