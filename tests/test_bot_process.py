@@ -24,6 +24,7 @@ class BotProcess:
             "DISCORD_GATEWAY_URL": fake.gateway_url,
             "PIECEPACK_DB": str(db),
             "PIECEPACK_GUILD_READY_TIMEOUT": "0.05",
+            "PIECEPACK_IDENTIFY_SPACING": "0",   # (Discord's 5 s between IDENTIFYs: not in tests)
             "LOG_LEVEL": "DEBUG",
         }
         self.cwd = cwd
