@@ -125,6 +125,7 @@ Observing::
                     with FakeDiscord(strict=True), stop() raises if any were hit)
     fake.identify_count, fake.connected, await fake.wait_ready(timeout=5)
     fake.identified_shards -> [(shard_id, shard_count)] per IDENTIFY ((0, 1) when none was sent)
+    fake.identified_at -> [time.perf_counter() of each IDENTIFY]
     fake.received_by -> {interaction id: shard it was sent to}; also res.shard
     await fake.wait_for(predicate, timeout=5) -> the predicate's first truthy value
     fake.request_reconnect()   # gateway op 7: the client resumes (RESUMED is sent)
@@ -601,6 +602,7 @@ class FakeDiscord:
         self.identify_count = 0
         self.recommended_shards = 1   # GET /gateway/bot's "shards"
         self.identified_shards: list[tuple[int, int]] = []   # (shard_id, shard_count) per IDENTIFY
+        self.identified_at: list[float] = []   # time.perf_counter() of each IDENTIFY
         self.received_by: dict[str, int] = {}   # interaction id -> the shard it was sent to
         self.all_payloads: list[RequestRecord] = []
         self.interactions: list[InteractionResult] = []
@@ -1409,6 +1411,7 @@ class FakeDiscord:
         if data.get("shard"):
             session.shard = (int(data["shard"][0]), int(data["shard"][1]))
         self.identified_shards.append(session.shard)
+        self.identified_at.append(time.perf_counter())
         guilds = [g for g in self._guilds if self.shard_of(g, session.shard[1]) == session.shard[0]]
         session.intents = int(data.get("intents") or 0)
         session.session_id = f"fake-session-{session.number}"

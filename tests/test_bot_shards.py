@@ -189,3 +189,13 @@ def test_the_publishing_rule(mode, shards, publishes, tmp_path):
     bot = PiecepackBot(Settings(token="t", db_path=str(tmp_path / "x.sqlite3"), sync_commands=mode,
                                 shard_count=3 if shards else None, shard_ids=shards))
     assert bot.publishes_commands() is publishes
+
+
+async def test_shards_identify_the_spacing_apart(fake, tmp_path):
+    """Discord's 5 s between IDENTIFYs is a setting (0 in the tests, which would be slow else):
+    here 0.5 s, so the second shard's connection waits that long after the first."""
+    fake.recommended_shards = 2
+    async with running_bot(fake, tmp_path / "bot.sqlite3", identify_spacing=0.5):
+        assert sorted(fake.identified_shards) == [(0, 2), (1, 2)]
+        first, second = fake.identified_at
+        assert second - first >= 0.5
