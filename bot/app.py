@@ -1,5 +1,5 @@
-"""The bot: a discord.py `commands.AutoShardedBot` with the store, the game flow, the commands and the
-background task that fires timers and delivers the outbox (bot.work)."""
+"""The bot: a discord.py `commands.AutoShardedBot` with the store, the game flow, the commands
+and the background task that fires timers and delivers the outbox (bot.work)."""
 
 from __future__ import annotations
 
@@ -77,8 +77,8 @@ discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 class PiecepackBot(commands.AutoShardedBot):
     """One process runs the shards of `settings.shard_ids` (all by default; DMs and DM buttons
     reach shard 0 only, so nothing of a game may live in one process: each interaction reads its
-    game from the database). `clock` returns the current time in seconds (time.time by default; tests pass a fake one
-    and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
+    game from the database). `clock` returns the current time in seconds (time.time by default;
+    tests pass a fake one and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
@@ -193,10 +193,6 @@ class PiecepackBot(commands.AutoShardedBot):
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         self._shard(shard_id, False)
-
-    @property
-    def gateway_connected(self) -> bool:
-        return all(s in self.shards_up for s in self.own_shards())
 
     def gateway_status(self) -> dict:
         """Connected when all of this process's shards are; otherwise down since the oldest
