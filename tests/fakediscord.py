@@ -34,8 +34,8 @@ Starting and stopping::
 Gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE (roles, text channels, active threads, all
 members; discord.py caches members only with the members intent), heartbeat ACKs, RESUME ->
 RESUMED, member chunk requests. Dispatched as the client's intents allow: INTERACTION_CREATE
-(to the newest session only), MESSAGE_CREATE for every visible message (the bot's own too;
-content blanked without the message-content intent unless DM or mention), THREAD_CREATE /
+(to the receiving shard's newest session only), MESSAGE_CREATE for every visible message (the
+bot's own too; content blanked without the message-content intent unless DM or mention), THREAD_CREATE /
 THREAD_UPDATE / THREAD_DELETE, CHANNEL_CREATE, GUILD_ROLE_CREATE, GUILD_MEMBER_ADD / _UPDATE.
 As on Discord: a thread started from a message has that message's id; sending to an archived
 thread unarchives it (locked: 400 code 50083); a DM channel opens even when DMs are closed, only
