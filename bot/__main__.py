@@ -154,6 +154,11 @@ async def run_bot(settings: Settings) -> int:
             await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
             if not bot.is_closed():   # (closing already: start() ends by itself)
                 running.cancel()
+                # a shard reconnecting swallows the cancel (discord.py's AutoShardedClient):
+                # closing the bot then ends its loop
+                await asyncio.wait({running}, timeout=0.5)
+                if not running.done():
+                    await bot.close()
             await running
         except asyncio.CancelledError:
             if not stopping.is_set():

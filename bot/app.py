@@ -1,5 +1,5 @@
-"""The bot: a discord.py `commands.Bot` with the store, the game flow, the commands and the
-background task that fires timers and delivers the outbox (bot.work)."""
+"""The bot: a discord.py `commands.AutoShardedBot` with the store, the game flow, the commands
+and the background task that fires timers and delivers the outbox (bot.work)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from typing import Callable
 
 import discord
 from discord.ext import commands
+from discord.gateway import DiscordWebSocket
+from discord.shard import Shard
 
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .away import Away
@@ -61,7 +63,9 @@ def health_problem(status: dict | None, now: float) -> str | None:
     if status.get("gateway") != "connected":
         down = now - float(status.get("gateway_since", now))
         if down > GATEWAY_GRACE:
-            return f"not connected to Discord's gateway for {down:.0f} s"
+            shards = status.get("shards_down")
+            which = f" (shard {', '.join(map(str, shards))})" if shards else ""
+            return f"not connected to Discord's gateway{which} for {down:.0f} s"
     return None
 
 
@@ -70,9 +74,11 @@ def health_problem(status: dict | None, now: float) -> str | None:
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
-class PiecepackBot(commands.Bot):
-    """`clock` returns the current time in seconds (time.time by default; tests pass a fake one
-    and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
+class PiecepackBot(commands.AutoShardedBot):
+    """One process runs the shards of `settings.shard_ids` (all by default; DMs and DM buttons
+    reach shard 0 only, so nothing of a game may live in one process: each interaction reads its
+    game from the database). `clock` returns the current time in seconds (time.time by default;
+    tests pass a fake one and call `run_due()` instead of waiting). `seed_source` returns the seed of each new game."""
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] | None = None,
                  seed_source: Callable[[], int] | None = None, sync_commands: bool = True,
@@ -83,6 +89,8 @@ class PiecepackBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None,
             tree_cls=Tree,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
             guild_ready_timeout=settings.guild_ready_timeout,
             # Nobody is pinged unless a message names whom (bot.delivery.pings, the lobby).
             allowed_mentions=discord.AllowedMentions.none())
@@ -101,8 +109,10 @@ class PiecepackBot(commands.Bot):
         self.slow_work = WorkerPool(settings.render_in, 1, nice=15)
         self.worker = Worker(self)
         self._heartbeat: asyncio.Task | None = None
-        self.gateway_connected = False
-        self.gateway_since = time.time()
+        self.shards_up: set[int] = set()
+        self.shards_since: dict[int, float] = {}   # when each shard last connected or dropped
+        self.started_at = time.time()
+        self.gateway_reached = False   # until then a failed connect fails the start
         self.setup_done = False
 
     def now(self) -> float:
@@ -133,7 +143,7 @@ class PiecepackBot(commands.Bot):
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)
-        if self.sync_on_start:
+        if self.sync_on_start and self.publishes_commands():
             await self.sync_commands_if_changed()
         if self.background:
             self.worker.start()
@@ -164,19 +174,35 @@ class PiecepackBot(commands.Bot):
 
     # ---- health ----------------------------------------------------------------------------
 
-    def _gateway(self, connected: bool) -> None:
-        if connected != self.gateway_connected:
-            self.gateway_connected = connected
-            self.gateway_since = time.time()
+    def own_shards(self) -> list[int]:
+        """The shards this process runs (before the count is known: shard 0 stands for all)."""
+        if self.shard_ids is not None:
+            return list(self.shard_ids)
+        return list(range(self.shard_count or 1))
 
-    async def on_connect(self) -> None:
-        self._gateway(True)
+    def _shard(self, shard_id: int, connected: bool) -> None:
+        if connected != (shard_id in self.shards_up):
+            (self.shards_up.add if connected else self.shards_up.discard)(shard_id)
+            self.shards_since[shard_id] = time.time()
 
-    async def on_resumed(self) -> None:
-        self._gateway(True)
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self._shard(shard_id, True)
 
-    async def on_disconnect(self) -> None:
-        self._gateway(False)
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._shard(shard_id, True)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._shard(shard_id, False)
+
+    def gateway_status(self) -> dict:
+        """Connected when all of this process's shards are; otherwise down since the oldest
+        drop (a shard never connected is down since the start)."""
+        down = {s: self.shards_since.get(s, self.started_at)
+                for s in self.own_shards() if s not in self.shards_up}
+        since = min(down.values()) if down else max(self.shards_since.values(), default=self.started_at)
+        return {"gateway": "disconnected" if down else "connected", "gateway_since": since,
+                "shards": self.own_shards(), "shards_connected": sorted(self.shards_up),
+                "shards_down": sorted(down)}
 
     async def health_status(self) -> dict:
         try:
@@ -187,8 +213,7 @@ class PiecepackBot(commands.Bot):
             database = f"{type(exc).__name__}: {exc}"[:300]
             log.error("the database cannot be written: %s", database)
         return {"at": time.time(), "pid": os.getpid(), "database": database,
-                "gateway": "connected" if self.gateway_connected else "disconnected",
-                "gateway_since": self.gateway_since}
+                **self.gateway_status()}
 
     async def _beat(self) -> None:
         """Write the health file every HEARTBEAT_EVERY seconds (read by `piecepack-bot health`,
@@ -204,8 +229,38 @@ class PiecepackBot(commands.Bot):
             await asyncio.sleep(HEARTBEAT_EVERY)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s (id %s) in %d server(s)", self.user, self.user.id if self.user else "?",
-                 len(self.guilds))
+        log.info("connected as %s (id %s) in %d server(s), shard(s) %s of %s", self.user,
+                 self.user.id if self.user else "?", len(self.guilds),
+                 ",".join(map(str, self.own_shards())), self.shard_count)
+
+    # ---- shards: the gateway connections (see the class's doc) ------------------------------
+
+    async def launch_shards(self) -> None:
+        if self.shard_count is None and self.settings.gateway_url:
+            # discord.py would connect to the URL /gateway/bot names, not DISCORD_GATEWAY_URL:
+            # ask for the count only
+            self.shard_count, _, _ = await self.http.get_bot_gateway()
+        await super().launch_shards()
+
+    async def launch_shard(self, gateway, shard_id: int, *, initial: bool = False) -> None:
+        if self.gateway_reached:
+            return await super().launch_shard(gateway, shard_id, initial=initial)
+        # discord.py retries a failed connect for ever; the first one fails the start instead,
+        # so that __main__ can say which setting to check (its retries are for later drops)
+        ws = await asyncio.wait_for(
+            DiscordWebSocket.from_client(self, initial=initial, gateway=gateway, shard_id=shard_id),
+            timeout=self.shard_connect_timeout)
+        self.gateway_reached = True
+        # what AutoShardedClient.launch_shard does with a connection (its private names)
+        shard = Shard(ws, self, self._AutoShardedClient__queue.put_nowait)
+        self._AutoShardedClient__shards[shard_id] = shard
+        shard.launch()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Discord allows one IDENTIFY per 5 s (per max_concurrency bucket); test Discords
+        need no wait (PIECEPACK_IDENTIFY_SPACING)."""
+        if not initial and self.settings.identify_spacing:
+            await asyncio.sleep(self.settings.identify_spacing)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Buttons and menus, whatever they carry (ours of any release, altered, unknown), and
@@ -215,6 +270,11 @@ class PiecepackBot(commands.Bot):
             await self.controller.component_used(interaction)
 
     # ---- slash command publishing ----------------------------------------------------------
+
+    def publishes_commands(self) -> bool:
+        """One process publishes: the one that runs shard 0 (PIECEPACK_SYNC_COMMANDS=auto)."""
+        mode = self.settings.sync_commands
+        return mode == "always" or (mode == "auto" and 0 in self.own_shards())
 
     def commands_hash(self) -> str:
         """What was published, and where: another API base (a proxy, a test Discord) may not

@@ -54,6 +54,11 @@ class Settings:
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
     render_in: str = "process"         # where boards are drawn: bot.workers.MODES
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
+    # Shards (bot.shards): None = Discord's recommended count, all run by this process
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None   # this process's shards (None: all of them)
+    sync_commands: str = "auto"        # auto: only the process that runs shard 0 publishes
+    identify_spacing: float = 5.0      # seconds between two IDENTIFYs (Discord's limit)
 
 
 def database(text: str) -> str:
@@ -187,7 +192,10 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
         raise SettingsError(f"PIECEPACK_RENDER must be process (the default) or thread, "
                             f"not {render_in!r}.")
     db_path = database(get("PIECEPACK_DB") or "./piecepack.sqlite3")
+    shards = shard_settings(get)
+    check_shards_with_database(shards, db_path)
     return Settings(
+        **shards,
         render_in=render_in,
         computer_pace=computer_pace,
         token=token or "",
@@ -201,6 +209,90 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
         reminder_hours=reminder_hours,
         guild_ready_timeout=ready_timeout,
     )
+
+
+SYNC_MODES = ("auto", "always", "never")
+
+
+def parse_shard_list(text: str, count: int) -> tuple[int, ...]:
+    """PIECEPACK_SHARDS: "0-3" or "0,2,5-6", each shard below the count."""
+    shards: set[int] = set()
+    try:
+        for part in text.split(","):
+            first, _, last = part.strip().partition("-")
+            low = int(first)
+            high = int(last) if last else low
+            if low > high:
+                raise ValueError
+            shards.update(range(low, high + 1))
+    except ValueError:
+        raise SettingsError(f"PIECEPACK_SHARDS must list shard numbers and ranges, such as 0-3 or "
+                            f"0,2,5-6, not {text!r}.") from None
+    if not shards or min(shards) < 0 or max(shards) >= count:
+        raise SettingsError(f"PIECEPACK_SHARDS ({text}) must name shards from 0 to {count - 1}: "
+                            f"PIECEPACK_SHARD_COUNT is {count}.")
+    return tuple(sorted(shards))
+
+
+def shard_settings(get) -> dict:
+    """The shard settings (`get(name)` reads one variable), as Settings fields."""
+    def whole(name: str, low: int) -> int | None:
+        text = get(name)
+        if text is None:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise SettingsError(f"{name} must be a whole number, {low} or more, not {text!r}.")
+        return value
+
+    count = whole("PIECEPACK_SHARD_COUNT", 1)
+    cluster_id, clusters = whole("PIECEPACK_CLUSTER_ID", 0), whole("PIECEPACK_CLUSTER_COUNT", 1)
+    listed = get("PIECEPACK_SHARDS")
+    if listed is not None and (cluster_id is not None or clusters is not None):
+        raise SettingsError("Set either PIECEPACK_SHARDS or PIECEPACK_CLUSTER_ID and "
+                            "PIECEPACK_CLUSTER_COUNT, not both: they both say which shards this "
+                            "process runs.")
+    shard_ids = None
+    if listed is not None:
+        if count is None:
+            raise SettingsError("PIECEPACK_SHARDS needs PIECEPACK_SHARD_COUNT, the number of "
+                                "shards of all processes together.")
+        shard_ids = parse_shard_list(listed, count)
+    elif cluster_id is not None or clusters is not None:
+        if cluster_id is None or clusters is None or count is None:
+            raise SettingsError("PIECEPACK_CLUSTER_ID and PIECEPACK_CLUSTER_COUNT go together, "
+                                "with PIECEPACK_SHARD_COUNT.")
+        if cluster_id >= clusters or clusters > count:
+            raise SettingsError(f"PIECEPACK_CLUSTER_ID must be below PIECEPACK_CLUSTER_COUNT "
+                                f"({clusters}), which must be at most PIECEPACK_SHARD_COUNT "
+                                f"({count}).")
+        # contiguous ranges: cluster 0 holds shard 0
+        shard_ids = tuple(range(cluster_id * count // clusters, (cluster_id + 1) * count // clusters))
+    sync = (get("PIECEPACK_SYNC_COMMANDS") or "auto").lower()
+    if sync not in SYNC_MODES:
+        raise SettingsError(f"PIECEPACK_SYNC_COMMANDS must be auto, always or never, not {sync!r}.")
+    spacing = number_setting("PIECEPACK_IDENTIFY_SPACING", get("PIECEPACK_IDENTIFY_SPACING"), 5)
+    if not 0 <= spacing < float("inf"):
+        raise SettingsError("PIECEPACK_IDENTIFY_SPACING must be a number of seconds, 0 or more.")
+    return {"shard_count": count, "shard_ids": shard_ids, "sync_commands": sync,
+            "identify_spacing": spacing}
+
+
+def check_shards_with_database(shards: dict, db: str) -> None:
+    """A process running only some of the shards needs others for the rest, on one database:
+    a SQLite file is one process's."""
+    from .storage.engine import is_url
+
+    ids, count = shards["shard_ids"], shards["shard_count"]
+    if ids is not None and set(ids) != set(range(count)) and not is_url(db):
+        raise SettingsError(f"PIECEPACK_SHARDS/PIECEPACK_CLUSTER_ID make this process run only "
+                            f"shards {','.join(map(str, ids))} of {count}: several processes need "
+                            f"PostgreSQL, and PIECEPACK_DB is a SQLite file ({db}). Run all "
+                            f"shards in one process (unset PIECEPACK_SHARDS and "
+                            f"PIECEPACK_CLUSTER_ID), or use a PostgreSQL database.")
 
 
 def apply_endpoints(settings: Settings) -> None:

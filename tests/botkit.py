@@ -34,7 +34,8 @@ class FakeClock:
 def settings_for(fake: FakeDiscord, db: Path, **overrides) -> Settings:
     values = dict(token=fake.token, db_path=database_for(db), api_base=fake.base_url,
                   gateway_url=fake.gateway_url, guild_ready_timeout=0.05,
-                  render_in="thread")   # no worker processes to start for each test's bot
+                  render_in="thread",   # no worker processes to start for each test's bot
+                  identify_spacing=0)   # (Discord's 5 s between IDENTIFYs)
     values.update(overrides)
     return Settings(**values)
 

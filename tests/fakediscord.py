@@ -34,14 +34,23 @@ Starting and stopping::
 Gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE (roles, text channels, active threads, all
 members; discord.py caches members only with the members intent), heartbeat ACKs, RESUME ->
 RESUMED, member chunk requests. Dispatched as the client's intents allow: INTERACTION_CREATE
-(to the newest session only), MESSAGE_CREATE for every visible message (the bot's own too;
-content blanked without the message-content intent unless DM or mention), THREAD_CREATE /
+(to the receiving shard's newest session only), MESSAGE_CREATE for every visible message (the
+bot's own too; content blanked without the message-content intent unless DM or mention), THREAD_CREATE /
 THREAD_UPDATE / THREAD_DELETE, CHANNEL_CREATE, GUILD_ROLE_CREATE, GUILD_MEMBER_ADD / _UPDATE.
 As on Discord: a thread started from a message has that message's id; sending to an archived
 thread unarchives it (locked: 400 code 50083); a DM channel opens even when DMs are closed, only
 the send is refused.
 
+Shards: IDENTIFY's ``shard: [id, count]`` is kept per session; a session gets READY and
+GUILD_CREATE for the guilds of its shard only (``(guild_id >> 22) % count``), and a guild's
+events and interactions go to that shard's newest session; events and interactions without a
+guild (DMs, DM buttons) go to shard 0 only, as on Discord. ``fake.recommended_shards`` is what
+GET /gateway/bot answers (1).
+
 Building the world (ids are str snowflakes; a "user" argument is an id, str or int)::
+
+    guild = fake.add_guild("Second Club", shard=1, shard_count=2)   # an id on that shard
+    fake.add_channel("games", guild=guild)    # (every user and the bot are members of all guilds)
 
     alice = fake.add_user("alice", display_name=None, locale="en-US")   # a guild member
     fake.add_channel("other-games") -> channel id
@@ -116,6 +125,9 @@ Observing::
     fake.unknown_routes -> ["METHOD /path"] routes the fake lacks (also logged as errors;
                     with FakeDiscord(strict=True), stop() raises if any were hit)
     fake.identify_count, fake.connected, await fake.wait_ready(timeout=5)
+    fake.identified_shards -> [(shard_id, shard_count)] per IDENTIFY ((0, 1) when none was sent)
+    fake.identified_at -> [time.perf_counter() of each IDENTIFY]
+    fake.received_by -> {interaction id: shard it was sent to}; also res.shard
     await fake.wait_for(predicate, timeout=5) -> the predicate's first truthy value
     fake.request_reconnect()   # gateway op 7: the client resumes (RESUMED is sent)
 
@@ -482,6 +494,7 @@ class InteractionResult:
         self.id, self.token, self.interaction_type, self.kind = id, token, interaction_type, kind
         self.user_id, self.channel_id = user_id, channel_id
         self.message = message  # the message a component was on
+        self.shard: Optional[int] = None   # the shard the interaction was sent to
         self.message_id = message.id if message else None
         self.payload: dict = {}
         self.type: Optional[int] = None
@@ -541,6 +554,7 @@ class _Session:
         self.session_id: Optional[str] = None
         self.seq = 0
         self.intents = 0
+        self.shard = (0, 1)   # IDENTIFY's [shard_id, shard_count] (none sent: the only shard)
         self.ready = False
         self.lock = asyncio.Lock()
 
@@ -595,6 +609,10 @@ class FakeDiscord:
         self.port: Optional[int] = None
         self.command_publishes = 0
         self.identify_count = 0
+        self.recommended_shards = 1   # GET /gateway/bot's "shards"
+        self.identified_shards: list[tuple[int, int]] = []   # (shard_id, shard_count) per IDENTIFY
+        self.identified_at: list[float] = []   # time.perf_counter() of each IDENTIFY
+        self.received_by: dict[str, int] = {}   # interaction id -> the shard it was sent to
         self.all_payloads: list[RequestRecord] = []
         self.interactions: list[InteractionResult] = []
         self.error_responses: list[dict] = []
@@ -604,6 +622,7 @@ class FakeDiscord:
         self.bot_user_id = self.application_id  # as on Discord: the bot user has the app's id
         self.guild_name = guild_name
         self.guild_id = self._snowflake()
+        self._guilds: dict[str, str] = {self.guild_id: guild_name}   # id -> name
         self._roles[self.guild_id] = Role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, position=0)
         self.bot_role_id = self._new_role(bot_name, BOT_PERMISSIONS, managed=True)
         self._users[self.bot_user_id] = User(self.bot_user_id, bot_name.lower(), bot_name, bot=True,
@@ -720,8 +739,27 @@ class FakeDiscord:
     def open_dms(self, user: Any) -> None:
         self._user(user).dms_open = True
 
-    def add_channel(self, name: str) -> str:
-        channel = Channel(self._snowflake(), GUILD_TEXT, name, guild_id=self.guild_id,
+    @staticmethod
+    def shard_of(guild_id: Any, shard_count: int) -> int:
+        """Discord's rule: the shard that receives a guild's events."""
+        return (int(guild_id) >> 22) % shard_count
+
+    def add_guild(self, name: str, *, shard: int = 0, shard_count: int = 1) -> str:
+        """Another server (the bot and every user are members; the same permissions), with an
+        id on `shard` of `shard_count`. Returns its id; add_channel(name, guild=id) adds channels."""
+        value = int(self._snowflake())
+        while self.shard_of(value, shard_count) != shard:
+            value += 1 << 22   # the next millisecond
+        self._last_snowflake = value
+        guild_id = str(value)
+        self._guilds[guild_id] = name
+        self._roles[guild_id] = Role(guild_id, "@everyone", EVERYONE_PERMISSIONS, position=0)
+        for session in self._sessions_for(guild_id):
+            self._spawn(session.dispatch("GUILD_CREATE", self._guild_payload(full=True, guild_id=guild_id)))
+        return guild_id
+
+    def add_channel(self, name: str, *, guild: Optional[str] = None) -> str:
+        channel = Channel(self._snowflake(), GUILD_TEXT, name, guild_id=str(guild or self.guild_id),
                           position=sum(1 for c in self._channels.values() if c.type == GUILD_TEXT))
         self._channels[channel.id] = channel
         self._channel_messages[channel.id] = []
@@ -902,9 +940,10 @@ class FakeDiscord:
             payload["permissions"] = str(self._permissions(for_user))
         return payload
 
-    def _guild_payload(self, *, full: bool) -> dict:
+    def _guild_payload(self, *, full: bool, guild_id: Optional[str] = None) -> dict:
+        guild_id = guild_id or self.guild_id
         payload: dict[str, Any] = {
-            "id": self.guild_id, "name": self.guild_name, "icon": None, "splash": None, "discovery_splash": None,
+            "id": guild_id, "name": self._guilds[guild_id], "icon": None, "splash": None, "discovery_splash": None,
             "banner": None, "description": None, "owner_id": self.owner_id, "afk_channel_id": None, "afk_timeout": 300,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
             "roles": [self._role_payload(r) for r in self._roles.values()], "emojis": [], "stickers": [],
@@ -920,8 +959,10 @@ class FakeDiscord:
                 "member_count": len(members), "voice_states": [], "presences": [], "stage_instances": [],
                 "guild_scheduled_events": [], "soundboard_sounds": [],
                 "members": [self._member_payload(u) for u in members],
-                "channels": [self._channel_payload(c) for c in self._channels.values() if c.type == GUILD_TEXT],
-                "threads": [self._channel_payload(c) for c in self.threads if not c.archived],
+                "channels": [self._channel_payload(c) for c in self._channels.values()
+                             if c.type == GUILD_TEXT and c.guild_id == guild_id],
+                "threads": [self._channel_payload(c) for c in self.threads
+                            if not c.archived and c.guild_id == guild_id],
             })
         return payload
 
@@ -943,7 +984,7 @@ class FakeDiscord:
             if res is not None:
                 metadata = {"id": res.id, "type": res.interaction_type,
                             "user": self._user_payload(self._users[res.user_id]),
-                            "authorizing_integration_owners": {"0": self.guild_id}}
+                            "authorizing_integration_owners": {"0": msg.guild_id or "0"}}
                 if res.message_id:
                     metadata["interacted_message_id"] = res.message_id
                 payload["interaction_metadata"] = metadata
@@ -1299,7 +1340,7 @@ class FakeDiscord:
             return
         channel = self._channels[msg.channel_id]
         intent = INTENT_DIRECT_MESSAGES if channel.type == DM_CHANNEL else INTENT_GUILD_MESSAGES
-        for session in self._ready_sessions():
+        for session in self._sessions_for(channel.guild_id):
             if not session.intents & intent:
                 continue
             payload = self._message_payload(msg)
@@ -1314,8 +1355,15 @@ class FakeDiscord:
     def _ready_sessions(self) -> list[_Session]:
         return [s for s in self._sessions if s.ready and not s.ws.closed]
 
+    def _sessions_for(self, guild_id: Optional[str]) -> list[_Session]:
+        """The sessions of the shard that receives this guild's events; events without a guild
+        (DMs) reach shard 0 only, as on Discord."""
+        return [s for s in self._ready_sessions()
+                if s.shard[0] == (self.shard_of(guild_id, s.shard[1]) if guild_id else 0)]
+
     async def _dispatch(self, event: str, data: Any, intent: Optional[int] = None) -> None:
-        for session in self._ready_sessions():
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        for session in self._sessions_for(guild_id):
             if intent is None or session.intents & intent:
                 await session.dispatch(event, data)
 
@@ -1328,9 +1376,16 @@ class FakeDiscord:
         if self._ready_sessions():
             self._spawn(self._dispatch(event, make_data(), intent))
 
-    async def _live_session(self, timeout: float = 5.0) -> _Session:
-        return await self.wait_for(lambda: (self._ready_sessions() or [None])[-1], timeout,
-                                   message="no bot is connected to the fake Discord gateway")
+    async def _live_session(self, timeout: float = 5.0, *, guild_id: Optional[str] = None,
+                            any_shard: bool = True) -> _Session:
+        """The newest ready session (of the shard that receives `guild_id`'s events, unless
+        `any_shard`)."""
+        def newest():
+            sessions = self._ready_sessions() if any_shard else self._sessions_for(guild_id)
+            return (sessions or [None])[-1]
+        where = "" if any_shard else f" for {'server ' + guild_id if guild_id else 'DMs (shard 0)'}"
+        return await self.wait_for(newest, timeout,
+                                   message=f"no bot is connected to the fake Discord gateway{where}")
 
     async def _h_gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -1368,13 +1423,18 @@ class FakeDiscord:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
         self.identify_count += 1
+        if data.get("shard"):
+            session.shard = (int(data["shard"][0]), int(data["shard"][1]))
+        self.identified_shards.append(session.shard)
+        self.identified_at.append(time.perf_counter())
+        guilds = [g for g in self._guilds if self.shard_of(g, session.shard[1]) == session.shard[0]]
         session.intents = int(data.get("intents") or 0)
         session.session_id = f"fake-session-{session.number}"
         self._resumable[session.session_id] = session.intents
         ready = {
             "v": 10, "user": {**self._user_payload(self._users[self.bot_user_id]), "verified": True,
                               "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": self.guild_id, "unavailable": True}], "session_id": session.session_id,
+            "guilds": [{"id": g, "unavailable": True} for g in guilds], "session_id": session.session_id,
             "session_type": "normal", "resume_gateway_url": self.gateway_url,
             "application": {"id": self.application_id, "flags": 0}, "private_channels": [],
             "relationships": [], "presences": [], "geo_ordered_rtc_regions": [], "user_settings": {}, "_trace": [],
@@ -1382,7 +1442,8 @@ class FakeDiscord:
         if data.get("shard"):
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
-        await session.dispatch("GUILD_CREATE", self._guild_payload(full=True))
+        for guild_id in guilds:
+            await session.dispatch("GUILD_CREATE", self._guild_payload(full=True, guild_id=guild_id))
         session.ready = True
         self._notify()
 
@@ -1408,7 +1469,7 @@ class FakeDiscord:
         limit = data.get("limit") or 0
         if limit:
             members = members[:limit]
-        chunk = {"guild_id": self.guild_id, "members": [self._member_payload(u) for u in members],
+        chunk = {"guild_id": str(data.get("guild_id") or self.guild_id), "members": [self._member_payload(u) for u in members],
                  "chunk_index": 0, "chunk_count": 1, "not_found": []}
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
@@ -1545,7 +1606,7 @@ class FakeDiscord:
             raise _APIError(403, 50001, "Missing Access")
 
     def _check_guild(self, guild_id: str) -> None:
-        if guild_id != self.guild_id:
+        if guild_id not in self._guilds:
             raise _APIError(404, 10004, "Unknown Guild")
 
     def _channel_or_404(self, channel_id: str) -> Channel:
@@ -1597,7 +1658,7 @@ class FakeDiscord:
         return {"url": self.gateway_url}
 
     async def _r_gateway_bot(self, req: _Req) -> dict:
-        return {"url": self.gateway_url, "shards": 1,
+        return {"url": self.gateway_url, "shards": self.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
 
     # ------------------------------------------------------------------ REST: commands
@@ -2093,7 +2154,8 @@ class FakeDiscord:
 
     async def _interact(self, interaction_type: int, user: User, channel: Channel, data: dict, *, kind: str,
                         message: Optional[Message] = None) -> InteractionResult:
-        session = await self._live_session()
+        # to the shard that receives the guild's events (DMs: shard 0)
+        session = await self._live_session(guild_id=channel.guild_id, any_shard=False)
         res = InteractionResult(self, id=self._snowflake(), token=f"fake-interaction-token-{next(self._counter)}",
                                 interaction_type=interaction_type, kind=kind, user_id=user.id,
                                 channel_id=channel.id, message=message)
@@ -2105,9 +2167,9 @@ class FakeDiscord:
             "attachment_size_limit": self.attachment_size_limit,
         }
         if channel.guild_id:
-            payload.update(guild_id=self.guild_id, guild={"id": self.guild_id, "locale": "en-US", "features": []},
+            payload.update(guild_id=channel.guild_id, guild={"id": channel.guild_id, "locale": "en-US", "features": []},
                            guild_locale="en-US", member=self._member_payload(user, permissions=True), context=0,
-                           authorizing_integration_owners={"0": self.guild_id})
+                           authorizing_integration_owners={"0": channel.guild_id})
         else:
             payload.update(user=self._user_payload(user), context=1, authorizing_integration_owners={"0": "0"})
         if message is not None:
@@ -2115,6 +2177,7 @@ class FakeDiscord:
         res.payload = payload
         self._tokens[res.token] = res
         self.interactions.append(res)
+        res.shard = self.received_by[res.id] = session.shard[0]
         res.dispatched_at = time.perf_counter()
         await session.dispatch("INTERACTION_CREATE", payload)
         try:

@@ -347,11 +347,11 @@ def test_health_problem_reads_the_heartbeat():
 async def test_the_heartbeat_reports_the_gateway_and_the_database(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     bot = PiecepackBot(Settings(token="t", db_path=str(tmp_path / "db.sqlite3")), store=store)
-    await bot.on_connect()
+    await bot.on_shard_connect(0)
     status = await bot.health_status()
     assert status["database"] == "ok" and status["gateway"] == "connected"
     assert health_problem(status, time.time()) is None
-    await bot.on_disconnect()
+    await bot.on_shard_disconnect(0)
     status = await bot.health_status()
     assert status["gateway"] == "disconnected"
     assert health_problem(status, status["gateway_since"] + GATEWAY_GRACE + 1) is not None

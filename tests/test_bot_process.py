@@ -28,6 +28,7 @@ class BotProcess:
             "PIECEPACK_DB": database_for(db),
             "PIECEPACK_HEALTH_FILE": f"{db}.health",
             "PIECEPACK_GUILD_READY_TIMEOUT": "0.05",
+            "PIECEPACK_IDENTIFY_SPACING": "0",   # (Discord's 5 s between IDENTIFYs: not in tests)
             "LOG_LEVEL": "DEBUG",
         }
         self.cwd = cwd

@@ -41,7 +41,11 @@ class Cable:
             writer.close()
 
     async def _relay(self, reader, writer) -> None:
-        far_reader, far_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            far_reader, far_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError:   # the far side is down: so is this connection, as through a proxy
+            writer.close()
+            return
         self.writers += [writer, far_writer]
         for source, sink in ((reader, far_writer), (far_reader, writer)):
             task = asyncio.create_task(self._pump(source, sink))
@@ -53,6 +57,8 @@ class Cable:
                 await asyncio.Event().wait()   # held for ever: the far side hears nothing
             sink.write(data)
             await sink.drain()
+        sink.close()   # one side closed: so is the other, as through a proxy (the bot would
+        # otherwise reuse a dead kept-alive connection for its next gateway connection)
 
 
 async def silent_listener(port: int) -> tuple[asyncio.Server, list]:
@@ -68,7 +74,7 @@ async def silent_listener(port: int) -> tuple[asyncio.Server, list]:
 
 
 def reconnect_delays(output: bytearray) -> list[float]:
-    return [float(s) for s in re.findall(rb"Attempting a reconnect in ([0-9.]+)s", output)]
+    return [float(s) for s in re.findall(rb"Attempting a reconnect (?:for shard ID \d+ )?in ([0-9.]+)s", output)]
 
 
 def assert_clean(db: Path) -> None:

@@ -603,3 +603,98 @@ async def test_form_parts_read_what_aiohttps_reader_reads():
     assert read["ours"] == read["theirs"]
     assert [(name, filename) for name, filename, _ in read["ours"]] == [
         ("payload_json", None), ("files[0]", "board.png"), ("files[1]", 'sa"id\\ caf\u00e9.txt')]
+
+
+# ---- shards ------------------------------------------------------------------------------------
+
+
+class RawSession:
+    """A bare gateway connection (no discord.py): IDENTIFY with `shard`, then read events."""
+
+    def __init__(self, fake: FakeDiscord, shard):
+        self.fake, self.shard = fake, shard
+        self.events: list[tuple[str, dict]] = []
+
+    async def __aenter__(self):
+        import aiohttp
+
+        self.http = aiohttp.ClientSession()
+        self.ws = await self.http.ws_connect(self.fake.gateway_url)
+        await self.ws.receive_json()   # HELLO
+        identify = {"token": self.fake.token, "intents": 1 << 9 | 1 << 12 | 1, "properties": {}}
+        if self.shard is not None:
+            identify["shard"] = list(self.shard)
+        await self.ws.send_json({"op": 2, "d": identify})
+        self.reader = asyncio.create_task(self._read())
+        await self.fake.wait_ready()
+        return self
+
+    async def _read(self):
+        async for frame in self.ws:
+            payload = frame.json()
+            if payload.get("op") == 0:
+                self.events.append((payload["t"], payload["d"]))
+                if payload["t"] == "INTERACTION_CREATE":   # answer, as a bot would
+                    d = payload["d"]
+                    await self.http.post(f"{self.fake.base_url}/interactions/{d['id']}/{d['token']}/callback",
+                                         json={"type": 4, "data": {"content": "ok"}},
+                                         headers={"Authorization": f"Bot {self.fake.token}"})
+
+    def guilds(self) -> list[str]:
+        return [d["id"] for t, d in self.events if t == "GUILD_CREATE"]
+
+    async def __aexit__(self, *exc):
+        self.reader.cancel()
+        await self.ws.close()
+        await self.http.close()
+
+
+async def test_add_guild_picks_an_id_on_the_shard_asked_for(fake):
+    for count in (1, 2, 3, 5):
+        for shard in range(count):
+            guild = fake.add_guild(f"g{count}-{shard}", shard=shard, shard_count=count)
+            assert (int(guild) >> 22) % count == shard == fake.shard_of(guild, count)
+    assert int(guild) > int(fake.guild_id)
+
+
+async def test_each_shard_gets_its_own_guilds_and_interactions_and_dms_go_to_shard_0(fake):
+    import aiohttp
+
+    fake.recommended_shards = 2
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{fake.base_url}/gateway/bot",
+                            headers={"Authorization": f"Bot {fake.token}"}) as resp:
+            assert (await resp.json())["shards"] == 2
+    g0 = fake.add_guild("zero", shard=0, shard_count=2)
+    g1 = fake.add_guild("one", shard=1, shard_count=2)
+    c0, c1 = fake.add_channel("games", guild=g0), fake.add_channel("games", guild=g1)
+    alice = fake.add_user("alice")
+    main_shard = fake.shard_of(fake.guild_id, 2)
+    async with RawSession(fake, (0, 2)) as s0, RawSession(fake, (1, 2)) as s1:
+        await fake.wait_for(lambda: len(fake.identified_shards) == 2 and s0.guilds() and s1.guilds())
+        assert fake.identified_shards == [(0, 2), (1, 2)]
+        assert set(s0.guilds()) == {g0} | ({fake.guild_id} if main_shard == 0 else set())
+        assert set(s1.guilds()) == {g1} | ({fake.guild_id} if main_shard == 1 else set())
+        # commands published by nobody here: use raw interactions
+        from tests.fakediscord import MESSAGE_COMPONENT
+        for channel, shard in ((c0, 0), (c1, 1), (fake.dm_channel(alice, create=True), 0)):
+            res = await fake.send_raw(alice, MESSAGE_COMPONENT, {"custom_id": "x", "component_type": 2},
+                                      channel=channel, message_id=None)
+            assert res.shard == shard == fake.received_by[res.id]
+            assert res.payload.get("guild_id") == {c0: g0, c1: g1}.get(channel)
+        got0 = [d["id"] for t, d in s0.events if t == "INTERACTION_CREATE"]
+        got1 = [d["id"] for t, d in s1.events if t == "INTERACTION_CREATE"]
+        assert len(got0) == 2 and len(got1) == 1
+        # guild events too: a message in g1's channel reaches shard 1 only
+        await fake.say(alice, "hello", channel=c1)
+        def messages_in_c1(session):
+            return [d for t, d in session.events if t == "MESSAGE_CREATE" and d["channel_id"] == c1]
+        await fake.wait_for(lambda: any(d["author"]["id"] == alice for d in messages_in_c1(s1)))
+        assert messages_in_c1(s0) == []
+
+
+async def test_a_client_without_shards_is_shard_0_of_1_and_gets_every_guild(fake):
+    g = fake.add_guild("another")
+    async with RawSession(fake, None) as s:
+        await fake.wait_for(lambda: len(s.guilds()) == 2)
+        assert set(s.guilds()) == {fake.guild_id, g} and fake.identified_shards == [(0, 1)]
