@@ -5,6 +5,7 @@
     piecepack-bot restore FILE                  put a backup in place of the database (bot stopped)
     piecepack-bot health                        exit 0 if the running bot is healthy (Docker)
     piecepack-bot forget-guild ID               delete every game of one server
+    piecepack-bot migrate-db --to URL [--from FILE]   copy the SQLite database into PostgreSQL
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import discord
 from .admin import (  # noqa: F401  (the admin commands, importable from here as before)
     DATABASE_ERRORS, PG_BACKUP, StartupError, database_errors, database_problem, discord_problem,
     free_name, no_database, open_store, read_health, run_backup, run_forget_guild, run_health,
-    run_restore, run_sync, same_file)
+    run_migrate_db, run_restore, run_sync, same_file)
 from .settings import Settings, SettingsError, apply_endpoints, load_settings, setup_logging
 from .storage.engine import is_url
 
@@ -123,6 +124,12 @@ def parser() -> argparse.ArgumentParser:
     forget = sub.add_parser("forget-guild", help="delete every game of a server and its players' "
                                                  "data")
     forget.add_argument("guild", type=int, metavar="ID")
+    migrate = sub.add_parser("migrate-db", help="copy the SQLite database into an empty "
+                                                "PostgreSQL database (stop the bot first)")
+    migrate.add_argument("--to", required=True, metavar="URL",
+                         help="the PostgreSQL database, postgresql://USER:PASSWORD@HOST/DATABASE")
+    migrate.add_argument("--from", dest="source", metavar="FILE",
+                         help="the SQLite database (default: PIECEPACK_DB)")
     return p
 
 
@@ -146,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(run_restore(settings, args.file))
     if args.command == "forget-guild":
         sys.exit(asyncio.run(run_forget_guild(settings, args.guild)))
+    if args.command == "migrate-db":
+        sys.exit(asyncio.run(run_migrate_db(settings, args.to, args.source)))
     apply_endpoints(settings)
     if args.command == "sync":
         code = asyncio.run(run_sync(settings, args.guild, args.clear))

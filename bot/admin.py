@@ -300,3 +300,61 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
           f"messages, and the server's ratings.")
     return 0
 
+
+async def run_migrate_db(settings: Settings, url: str, source: str | None) -> int:
+    """Copy the SQLite database (`source`, or PIECEPACK_DB) into the PostgreSQL database `url`."""
+    from .storage import DatabaseLock
+    from .storage.copy import CopyMismatch, TargetInUse, TargetNotEmpty, copy_database
+    from .storage.engine import without_password
+    from .storage.postgres import MissingDriver
+
+    if not is_url(url):
+        print(f"--to names the PostgreSQL database to copy into, as a URL such as "
+              f"postgresql://piecepack:PASSWORD@HOST/piecepack, not {url}. Nothing was done.",
+              file=sys.stderr)
+        return 1
+    source = source or settings.db_path
+    if is_url(source):
+        print("PIECEPACK_DB is already a PostgreSQL database: name the SQLite file to copy with "
+              "--from FILE. Nothing was done.", file=sys.stderr)
+        return 1
+    here, there = os.path.abspath(source), without_password(url)
+    if not os.path.isfile(source):
+        print(no_database(source), file=sys.stderr)
+        return 1
+    with DatabaseLock(source) as lock:
+        if not lock.acquire():
+            print(f"A piecepack-bot process is using the database {here}: stop it first (the copy "
+                  f"must be the last word of that file), then migrate. Nothing was done.",
+                  file=sys.stderr)
+            return 1
+        try:
+            counts = await copy_database(source, url)
+        except TargetNotEmpty as exc:
+            print(f"The PostgreSQL database {there} is not empty ({exc}): migrate-db writes only "
+                  f"into a new database. Nothing was done.", file=sys.stderr)
+            return 1
+        except TargetInUse:
+            print(f"A piecepack-bot process is using the PostgreSQL database {there}: stop it "
+                  f"first. Nothing was done.", file=sys.stderr)
+            return 1
+        except CopyMismatch as exc:
+            print(f"The copy did not match the file ({exc}): it was rolled back, {there} is as "
+                  f"it was.", file=sys.stderr)
+            return 1
+        except MissingDriver as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        except (sqlite3.Error, OSError) as exc:
+            print(f"Cannot read the database {here} ({type(exc).__name__}: {exc}). Nothing was "
+                  f"done.", file=sys.stderr)
+            return 1
+        except DATABASE_ERRORS as exc:
+            print(f"{database_problem(url, exc)} Nothing was kept.", file=sys.stderr)
+            return 1
+    print(f"Copied {here} to {there}:")
+    for table, count in counts.items():
+        print(f"  {table}: {count}")
+    print(f"Next: set PIECEPACK_DB={there} (with its password) where the bot reads its settings, "
+          f"then start the bot. Keep {here} as a backup: the bot no longer writes it.")
+    return 0
