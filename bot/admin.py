@@ -303,8 +303,9 @@ async def run_forget_guild(settings: Settings, guild_id: int) -> int:
 
 async def run_migrate_db(settings: Settings, url: str, source: str | None) -> int:
     """Copy the SQLite database (`source`, or PIECEPACK_DB) into the PostgreSQL database `url`."""
-    from .storage import DatabaseLock
-    from .storage.copy import CopyMismatch, TargetInUse, TargetNotEmpty, copy_database
+    from .storage import DatabaseLock, SchemaTooNew
+    from .storage.copy import (CopyMismatch, SourceError, TargetInUse, TargetNotEmpty,
+                               copy_database)
     from .storage.engine import without_password
     from .storage.postgres import MissingDriver
 
@@ -323,7 +324,12 @@ async def run_migrate_db(settings: Settings, url: str, source: str | None) -> in
         print(no_database(source), file=sys.stderr)
         return 1
     with DatabaseLock(source) as lock:
-        if not lock.acquire():
+        try:
+            held = lock.acquire()
+        except OSError as exc:
+            print(database_problem(source, exc), file=sys.stderr)
+            return 1
+        if not held:
             print(f"A piecepack-bot process is using the database {here}: stop it first (the copy "
                   f"must be the last word of that file), then migrate. Nothing was done.",
                   file=sys.stderr)
@@ -345,12 +351,20 @@ async def run_migrate_db(settings: Settings, url: str, source: str | None) -> in
         except MissingDriver as exc:
             print(exc, file=sys.stderr)
             return 1
-        except (sqlite3.Error, OSError) as exc:
-            print(f"Cannot read the database {here} ({type(exc).__name__}: {exc}). Nothing was "
-                  f"done.", file=sys.stderr)
+        except SourceError as exc:
+            if isinstance(exc.cause, SchemaTooNew):
+                print(database_problem(source, exc.cause), file=sys.stderr)
+            else:
+                print(f"Cannot read the database {here} ({exc}). Nothing was done.",
+                      file=sys.stderr)
             return 1
-        except DATABASE_ERRORS as exc:
-            print(f"{database_problem(url, exc)} Nothing was kept.", file=sys.stderr)
+        except SchemaTooNew as exc:   # (the target's)
+            print(database_problem(url, exc), file=sys.stderr)
+            return 1
+        except (OSError, *DATABASE_ERRORS) as exc:
+            print(f"Cannot use the PostgreSQL database {there} ({type(exc).__name__}: {exc}): "
+                  f"check the URL, that the server runs and that the role may use the "
+                  f"database. Nothing was kept.", file=sys.stderr)
             return 1
     print(f"Copied {here} to {there}:")
     for table, count in counts.items():

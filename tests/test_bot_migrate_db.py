@@ -16,7 +16,7 @@ from bot.storage.copy import COPY_ORDER, schema_tables
 from tests.botkit import (FakeClock, command, drawn, fake, open_game, press,  # noqa: F401
                           running_bot, settle)
 from tests.pg import database_for
-from tests.test_bot_admin import run_cli
+from tests.test_bot_admin import add_game, run_cli
 from tests.test_bot_daily import daily, solver  # noqa: F401
 from tests.test_bot_history import finished_relativity
 
@@ -160,3 +160,49 @@ def test_migrate_db_needs_a_url_and_an_existing_file(tmp_path):
                    "--from", "x.sqlite3")
     assert done.returncode == 1 and "There is no database at" in done.stderr
     assert not (tmp_path / "x.sqlite3").exists()
+    (tmp_path / "x.sqlite3").write_bytes(b"not a database" * 100)
+    done = run_cli(tmp_path, "migrate-db", "--to", "postgresql://u:s3cret@/db?host=/nowhere",
+                   "--from", "x.sqlite3")
+    assert done.returncode == 1 and "Cannot read the database" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.sqlite_only
+async def test_migrate_db_names_a_server_it_cannot_reach_without_the_password(tmp_path):
+    store = await Store.open(str(tmp_path / "bot.sqlite3"))
+    await store.close()
+    url = f"postgresql://piecepack:s3cretpw@/piecepack?host={tmp_path}/nowhere"
+    done = migrate(tmp_path, url, tmp_path / "bot.sqlite3")
+    assert done.returncode == 1, done.stdout
+    assert "Cannot use the PostgreSQL database postgresql://piecepack:***@/piecepack" in done.stderr
+    assert "s3cretpw" not in done.stderr + done.stdout and "Traceback" not in done.stderr
+
+
+@pytest.mark.postgresql_only
+async def test_a_copy_that_fails_midway_keeps_nothing(tmp_path):
+    source = tmp_path / "bot.sqlite3"
+    store = await Store.open(str(source))
+    await add_game(store, 1)
+    await store.close()
+    with sqlite3.connect(source) as db:   # a value SQLite took that PostgreSQL's column will not
+        db.execute("UPDATE seats SET user_id = 'someone'")
+    db.close()
+    url = database_for(tmp_path / "target")
+    done = await asyncio.to_thread(migrate, tmp_path, url, source)
+    assert done.returncode == 1 and "rolled back" in done.stderr and "seats" in done.stderr
+    store = await Store.open(url)
+    assert (await counts_in(store))["games"] == 0   # the games copied before the seats: gone
+    await store.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_table_migrate_db_does_not_know_is_not_left_behind(tmp_path):
+    source = tmp_path / "bot.sqlite3"
+    store = await Store.open(str(source))
+    await add_game(store, 1)
+    await store.close()
+    with sqlite3.connect(source) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    db.close()
+    done = await asyncio.to_thread(migrate, tmp_path, database_for(tmp_path / "target"), source)
+    assert done.returncode == 1 and "notes" in done.stderr

@@ -15,6 +15,7 @@ import sqlite3
 import tempfile
 
 from .files import backup
+from .model import SchemaTooNew
 from .store import Store
 
 # Every table of the schema, parents before the rows that reference them. A new table must
@@ -42,6 +43,15 @@ class TargetInUse(Exception):
     """A bot runs on the PostgreSQL database."""
 
 
+class SourceError(Exception):
+    """The SQLite database cannot be read (`cause`: sqlite3.Error, OSError, or SchemaTooNew for
+    a file of a newer release)."""
+
+    def __init__(self, cause: BaseException):
+        self.cause = cause
+        super().__init__(f"{type(cause).__name__}: {cause}")
+
+
 def schema_tables(db: sqlite3.Connection) -> list[str]:
     """The tables of a SQLite database of the bot (SQLite's own left out)."""
     return [name for (name,) in db.execute(
@@ -66,27 +76,44 @@ def read_source(path: str) -> dict[str, tuple[list[str], list[tuple]]]:
     return tables
 
 
+def _exact_int(value) -> int:
+    number = int(value)
+    if number != value and str(number) != value:
+        raise ValueError(f"{value!r} is not a whole number")
+    return number
+
+
 def _converter(data_type: str):
     """How a SQLite value becomes the PostgreSQL column's type (asyncpg's COPY is strict:
     SQLite may hold 1 in a REAL column, or a number in a TEXT one)."""
     if data_type == "bigint":
-        return int
+        return _exact_int
     if data_type == "double precision":
         return float
     return str
 
 
+def _records(table: str, columns: list[str], types: dict[str, str], rows: list[tuple]) -> list:
+    convert = [_converter(types[c]) for c in columns]
+    try:
+        return [tuple(None if v is None else f(v) for f, v in zip(convert, row)) for row in rows]
+    except (TypeError, ValueError) as exc:   # (a value SQLite took that PostgreSQL would not)
+        raise CopyMismatch(f"a value of {table} does not fit PostgreSQL's column: {exc}") from None
+
+
 async def copy_database(source: str, url: str) -> dict[str, int]:
     """Copy the SQLite database at `source` into the PostgreSQL database `url` (made ready by
     the migrations if it is new); returns the rows copied per table. The caller keeps bots
-    off `source` (its DatabaseLock). Raises TargetNotEmpty, TargetInUse or CopyMismatch, with
-    nothing written."""
+    off `source` (its DatabaseLock). Raises SourceError, TargetNotEmpty, TargetInUse or CopyMismatch, with nothing written."""
     with tempfile.TemporaryDirectory(prefix="piecepack-migrate-") as folder:
         snapshot = os.path.join(folder, "snapshot.sqlite3")
-        backup(source, snapshot)
-        store = await Store.open(snapshot)   # (brings an older schema up to date)
-        await store.close()
-        tables = read_source(snapshot)
+        try:
+            backup(source, snapshot)
+            store = await Store.open(snapshot)   # (brings an older schema up to date)
+            await store.close()
+            tables = read_source(snapshot)
+        except (sqlite3.Error, OSError, SchemaTooNew) as exc:
+            raise SourceError(exc) from None
     target = await Store.open(url)
     try:
         if not await target.engine.hold_bot_lock():
@@ -101,9 +128,7 @@ async def copy_database(source: str, url: str) -> dict[str, int]:
                 types = dict(await conn.fetch(
                     "SELECT column_name, data_type FROM information_schema.columns "
                     "WHERE table_schema = current_schema() AND table_name = $1", table))
-                convert = [_converter(types[c]) for c in columns]
-                records = [tuple(None if v is None else f(v) for f, v in zip(convert, row))
-                           for row in rows]
+                records = _records(table, columns, types, rows)
                 if table == "meta":   # (the target's own keys stay; copied ones replace theirs)
                     await conn.execute("DELETE FROM meta WHERE key = ANY($1::text[])",
                                        [r[0] for r in records])
