@@ -88,6 +88,7 @@ async def test_a_used_sqlite_database_moves_to_postgresql_and_the_games_go_on(
     done = await asyncio.to_thread(migrate, tmp_path, url, source)
     assert done.returncode == 0, done.stderr
     assert f"games: {expected['games']}" in done.stdout and "PIECEPACK_DB=" in done.stdout
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".migrate-")]   # snapshot
 
     before = await Store.open(str(source))
     after = await Store.open(url)

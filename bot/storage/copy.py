@@ -104,8 +104,11 @@ def _records(table: str, columns: list[str], types: dict[str, str], rows: list[t
 async def copy_database(source: str, url: str) -> dict[str, int]:
     """Copy the SQLite database at `source` into the PostgreSQL database `url` (made ready by
     the migrations if it is new); returns the rows copied per table. The caller keeps bots
-    off `source` (its DatabaseLock). Raises SourceError, TargetNotEmpty, TargetInUse or CopyMismatch, with nothing written."""
-    with tempfile.TemporaryDirectory(prefix="piecepack-migrate-") as folder:
+    off `source` (its DatabaseLock). Raises SourceError, TargetNotEmpty, TargetInUse or
+    CopyMismatch, with nothing written."""
+    # the snapshot beside the file (where there is room for it, unlike a container's /tmp)
+    beside = os.path.dirname(os.path.abspath(source))
+    with tempfile.TemporaryDirectory(prefix=".migrate-", dir=beside) as folder:
         snapshot = os.path.join(folder, "snapshot.sqlite3")
         try:
             backup(source, snapshot)
