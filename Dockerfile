@@ -1,4 +1,5 @@
-# piecepack-bot: the Discord bot, with its SQLite database in a volume.
+# piecepack-bot: the Discord bot, with its SQLite database in a volume (or on PostgreSQL:
+# compose.postgres.yaml).
 #   docker build -t piecepack-bot .
 #   docker run -d --name piecepack -e DISCORD_TOKEN=... -v piecepack-data:/data piecepack-bot
 # or `docker compose up -d` (compose.yaml). The same file builds for linux/amd64 and linux/arm64
@@ -12,9 +13,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /src
-# The dependencies in their own layer, before the source: a change of the code reuses it.
+# The dependencies in their own layer, before the source: a change of the code reuses it. With
+# the extra `postgres` (asyncpg, which has wheels for both architectures): PIECEPACK_DB may
+# be a PostgreSQL URL.
 COPY pyproject.toml ./
-RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' \
+RUN python -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + p["optional-dependencies"]["postgres"]))' \
         > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt && rm /tmp/requirements.txt
 

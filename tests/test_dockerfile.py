@@ -97,3 +97,58 @@ def test_compose_runs_the_image_with_its_volume_health_check_and_capped_logs():
     assert re.search(r"^    logging:\n      driver: json-file\n      options:\n"
                      r"        max-size: \d+m\n        max-file: \"\d+\"$", body, re.M)
     assert "compose.yaml" in (ROOT / ".dockerignore").read_text().split()
+
+
+def test_the_image_installs_the_postgres_extra():
+    """The image runs on a PostgreSQL URL too: its requirements (the Dockerfile's own snippet,
+    run on pyproject.toml) are the dependencies and the extra `postgres`."""
+    code = re.search(r"python -c '([^']+)'", instruction("RUN", "tomllib")).group(1)
+    listed = subprocess.run(["python3", "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert listed == project["dependencies"] + project["optional-dependencies"]["postgres"]
+    assert any(r.startswith("asyncpg") for r in listed)
+
+
+def compose_services(text: str) -> dict[str, str]:
+    """Each service's lines (without their indentation of 4) by name."""
+    block = re.search(r"^services:\n((?:  .*\n|\n)+)", text, re.M).group(1)
+    return {name: re.sub(r"^    ", "", body, flags=re.M)
+            for name, body in re.findall(r"^  ([\w-]+):\n((?:    .*\n|\n)+)", block, re.M)}
+
+
+def test_the_postgresql_compose_file_checks_health_and_keeps_its_data():
+    compose = (ROOT / "compose.postgres.yaml").read_text()
+    services = compose_services(compose)
+    db = services.pop("db")
+    assert set(services) == {"bot-a", "bot-b"}
+    # PostgreSQL: its data in a named volume, declared at the top level; healthy when it answers
+    assert re.search(r"^image: postgres:\d+$", db, re.M)
+    (volume,) = re.findall(r"^  - (\S+):/var/lib/postgresql/data$", db, re.M)
+    assert re.search(rf"^volumes:\n(  \S+:\n)*  {volume}:", compose, re.M)
+    check = re.search(r"^healthcheck:\n((?:  .*\n)+)", db, re.M).group(1)
+    assert re.search(r'^  test: \["CMD", "pg_isready", "-U", "(\w+)", "-d", "(\w+)"\]$', check, re.M)
+    user = re.search(r"^  POSTGRES_USER: (\w+)$", db, re.M).group(1)
+    database = re.search(r"^  POSTGRES_DB: (\w+)$", db, re.M).group(1)
+    assert f'"-U", "{user}", "-d", "{database}"' in check
+    # each bot: the image's health check, on a heartbeat of its own, started once the database
+    # is healthy, on that database, with capped logs
+    options, command = instruction("HEALTHCHECK", "CMD").split(" CMD ")
+    hearts = set()
+    for name, bot in services.items():
+        assert re.search(r"^image: piecepack-bot$", bot, re.M), name
+        assert re.search(r"^env_file: \.env$", bot, re.M), name
+        check = re.search(r"^healthcheck:\n((?:  .*\n)+)", bot, re.M).group(1)
+        assert re.search(r"^  test: (.*)$", check, re.M).group(1) == '["CMD", ' + command[1:]
+        for option, value in re.findall(r"--([\w-]+)=(\S+)", options):
+            assert f"\n  {option.replace('-', '_')}: {value}\n" in f"\n{check}", name
+        hearts.add(re.search(r"^  PIECEPACK_HEALTH_FILE: (\S+)$", bot, re.M).group(1))
+        assert re.search(r"^depends_on:\n  db:\n    condition: service_healthy$", bot, re.M), name
+        url = re.search(r"^  PIECEPACK_DB: (\S+)$", bot, re.M).group(1)
+        assert re.fullmatch(rf"postgresql://{user}:\$\{{POSTGRES_PASSWORD\}}@db:5432/{database}", url)
+        assert re.search(r"^logging:\n  driver: json-file\n  options:\n"
+                         r"    max-size: \d+m\n    max-file: \"\d+\"$", bot, re.M), name
+        assert re.search(r"^restart: (unless-stopped|always)$", bot, re.M), name
+    assert len(hearts) == len(services)   # one heartbeat per process
+    assert re.search(r"^build: \.$", services["bot-a"], re.M)
+    assert "compose.postgres.yaml" in (ROOT / ".dockerignore").read_text().split()

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 400
 
 # Over the limit for now: being split into packages (issue 22). Shrink this list as they are.
-STILL_OVER = {"bot/__main__.py"}
+STILL_OVER: set[str] = set()
 
 
 def lines_of(path: Path) -> int:

@@ -39,6 +39,8 @@ SKIPPED: list[tuple[str, str]] = [
     (r"^\. \.venv/bin/activate$|^\.venv\\Scripts\\activate$", "changes the calling shell"),
     (r"^((\.venv/bin/)?piecepack-bot|python -m bot)$", "runs the bot: needs a token and Discord"),
     (r"^piecepack-bot sync\b", "talks to Discord: needs a token"),
+    (r"^piecepack-bot migrate-db --to postgresql://", "needs a PostgreSQL server (tested in "
+                                                      "tests/test_bot_migrate_db.py)"),
     (r"^piecepack-bot daily ", "not a command: the line /record share posts"),
     (r"\[|\b(FILE|ID)\b", "a syntax summary with placeholders (its examples run)"),
 ]
