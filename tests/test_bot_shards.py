@@ -74,6 +74,7 @@ def test_a_subset_of_shards_on_a_sqlite_file_is_refused(env):
     assert shards_of(PIECEPACK_SHARD_COUNT="2", PIECEPACK_SHARDS="0-1") == (2, (0, 1))
 
 
+@pytest.mark.sqlite_only   # (a file database is the point)
 async def test_python_m_bot_with_a_subset_of_shards_on_a_file_exits_with_the_message(fake, tmp_path):
     code, output = await run_bot_process(fake, tmp_path, PIECEPACK_SHARD_COUNT="2", PIECEPACK_SHARDS="1")
     assert code == 2 and "several processes need PostgreSQL" in output and "Traceback" not in output
