@@ -83,7 +83,7 @@ async def test_the_heartbeat_sees_a_database_that_cannot_be_written(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(target)
     bot = PiecepackBot(Settings(token="t", db_path=target), store=store)
-    await bot.on_connect()
+    await bot.on_shard_connect(0)
     status = await bot.health_status()
     assert status["database"] == "ok" and health_problem(status, time.time()) is None
     await store.engine.close()   # the database is lost under the bot
