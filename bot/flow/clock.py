@@ -98,8 +98,8 @@ class Clock:
         own = await self.store.players_settings(int(p) for p in players)
         later: dict[str, tuple[float | None, dict]] = {}
         for player in players:
-            if own.get(int(player)) and own[int(player)].digest:
-                continue
+            if own.get(int(player)) and own[int(player)].digest and player not in row.dms_closed:
+                continue   # (the digest comes by DM: a player known to refuse DMs is told in the thread)
             quiet_ends = hours.quiet_ends(own.get(int(player)), now)
             if quiet_ends is not None:
                 later[LATER + player] = (quiet_ends, {})
