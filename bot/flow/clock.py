@@ -38,7 +38,11 @@ class Clock:
                 return   # moved since it was read (time away, below)
             if timer.kind.startswith(LATER):
                 if self.paused_until(timers, self.clock()):   # the clock stands still: no reminders
-                    await self.store.retime(row.id, row.version, {timer.kind: (None, {})}, [], self.clock())
+                    try:
+                        await self.store.retime(row.id, row.version, {timer.kind: (None, {})}, [],
+                                                self.clock())
+                    except Conflict:
+                        pass   # a move came first: it set new timers
                 else:
                     await self._remind(row, only=timer.kind[len(LATER):])
                 return
