@@ -214,3 +214,31 @@ async def test_private_boards_are_drawn_in_the_players_palette_and_the_public_on
         await command(fake, alice, "settings", {"reset": True})
         await command(fake, alice, "board", {"game": row.id})
         assert {b.get("palette", "standard") for b in boards} == {"standard"}
+
+
+async def test_the_store_keeps_settings_and_sends_each_digest_once(tmp_path):
+    from bot.storage import Notice, Store
+    from bot.storage.player_settings import PlayerSettings
+    from tests.pg import database_for
+
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
+    try:
+        big = 2 ** 62   # a Discord id: 64 bits on both engines
+        mine = PlayerSettings(big, "Asia/Tokyo", 23, 6, 7, "colour-safe")
+        await store.save_player_settings(mine, START + 100, START)
+        assert await store.player_settings(big) == mine
+        assert await store.players_settings([big, 5]) == {big: mine}
+        assert await store.palettes() == {big: "colour-safe"}
+        assert await store.next_due() == START + 100   # the digest wakes the background loop
+        assert await store.due_digests(START + 99) == []
+        assert await store.due_digests(START + 100) == [(mine, START + 100)]
+        hello = Notice("user", big, {"content": "digest"})
+        assert await store.digest_sent(big, START + 100, START + DAY, [hello], START + 100)
+        # a second run that read the same due time sends nothing
+        assert not await store.digest_sent(big, START + 100, START + DAY, [hello], START + 100)
+        assert [r["payload"]["content"] for r in await store.outbox_rows()] == ["digest"]
+        assert await store.delete_player_settings(big)
+        assert await store.player_settings(big) is None and await store.palettes() == {}
+        assert not await store.delete_player_settings(big)
+    finally:
+        await store.close()
