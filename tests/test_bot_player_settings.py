@@ -242,3 +242,17 @@ async def test_the_store_keeps_settings_and_sends_each_digest_once(tmp_path):
         assert not await store.delete_player_settings(big)
     finally:
         await store.close()
+
+
+def test_quiet_hours_end_by_the_players_clock_across_a_change_of_summer_time():
+    from bot import hours
+    from bot.storage.player_settings import PlayerSettings
+
+    mine = PlayerSettings(1, "Europe/Berlin", 22, 7)
+    night = dt.datetime(2023, 10, 28, 23, tzinfo=BERLIN).timestamp()   # summer time ends at 3:00
+    assert hours.quiet_ends(mine, night) == dt.datetime(2023, 10, 29, 7, tzinfo=BERLIN).timestamp()
+    assert hours.quiet_ends(mine, night) - night == 9 * 3600            # an hour longer that night
+    assert hours.quiet_ends(mine, dt.datetime(2023, 10, 29, 12, tzinfo=BERLIN).timestamp()) is None
+    assert hours.quiet_ends(PlayerSettings(1, "UTC", 9, 17), at(dt.timezone.utc, 15, 9)) == \
+        at(dt.timezone.utc, 15, 17)
+    assert hours.quiet_ends(PlayerSettings(1), night) is None and hours.quiet_ends(None, night) is None
