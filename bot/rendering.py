@@ -28,7 +28,8 @@ def draw_board(board: dict) -> bytes:
     """The PNG of a notice's board ({"view": ..., "names": ...}); runs in a worker."""
     import render  # slow to import: workers and the first drawing pay it, not the bot's start
 
-    return render.render_png(board["view"], names=board.get("names"))
+    return render.render_png(board["view"], names=board.get("names"),
+                             palette=board.get("palette", "standard"))
 
 
 def alt_text(board: dict) -> str:
@@ -69,7 +70,16 @@ class Renderer(WorkerPool):
         # wakes on time (the computers' and background pools are lower still).
         super().__init__(mode, workers or max(1, min(4, os.cpu_count() or 1)),
                          initializer=_load_renderer, nice=5)
+        # user id -> the palette they chose for their own views (/settings), kept in step
+        # with the database by the settings command (loaded when the bot starts)
+        self.palettes: dict[str, str] = {}
+
+    def with_palette(self, board: dict) -> dict:
+        """A private view (one with a viewer: a DM, an ephemeral board) in its viewer's own
+        palette; the public boards keep the standard one."""
+        palette = self.palettes.get(str(board["view"].get("viewer")))
+        return {**board, "palette": palette} if palette and "palette" not in board else board
 
     async def png(self, board: dict, priority: int = URGENT) -> bytes:
         """The PNG of `board`, drawn where it cannot stall the event loop."""
-        return await self.run(draw_board, board, priority=priority)
+        return await self.run(draw_board, self.with_palette(board), priority=priority)

@@ -184,6 +184,7 @@ HELP = """\
 **Play** in the game's thread: use the buttons under the board, or `/move move:<text>` (start typing to see your legal moves). Secret choices come to you by direct message; if your DMs are closed, press **Open my private controls** in the thread.
 `/board` shows the board (and what only you may see), `/games` lists your games and where each waits on you, `/resign`, `/draw action:offer|accept|decline`, `/abort` (host or moderators), `/rules game:<name>`.
 Outside a game's thread, `/move` picks your only game waiting on you, or say which with `game:`.
+**Yours** `/settings`: time zone, quiet hours, a daily digest, colours.
 **Away** `/away days:<n>` stops the clock of your games here (14 days a month at most); `/away days:0` when you are back early.
 **Ratings** `/leaderboard game:<name>` and `/stats [player]`: ratings from games between people (resigning loses; aborted games do not count).
 **Daily puzzles** `/daily game:pack-solitaire|byop1`: this server's puzzle of the (UTC) day, played once in a private thread; its table opens once you have played.

@@ -55,6 +55,10 @@ class Worker:
                     await self.bot.flow.fire(timer)
                 except Exception:
                     log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+            try:
+                await self.bot.flow.send_digests()   # the players' daily digests (/settings)
+            except Exception:
+                log.exception("the daily digests failed")
             await self.bot.delivery.deliver_due()
             if self.bot.now() - self._pruned_at > 3600:
                 self._pruned_at = self.bot.now()

@@ -13,11 +13,12 @@ from .lobby import Lobby
 from .looking import Looking
 from .moves import Moves
 from .private import PrivateBoards
+from .settings import PlayerSettingsCommand
 
 
 # discord.py lists a cog's commands base class by base class, the last base first: the bases
 # come in reverse so that the commands stay in their published order (and its hash, bot.app).
-class Controller(Help, Ending, Looking, PrivateBoards, Moves, Lobby, Answering, commands.Cog):
+class Controller(PlayerSettingsCommand, Help, Ending, Looking, PrivateBoards, Moves, Lobby, Answering, commands.Cog):
     def __init__(self, bot):
         self.bot = bot
         self.lobby_locks: dict[int, asyncio.Lock] = {}

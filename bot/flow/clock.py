@@ -3,9 +3,12 @@ fires (the deadline passes, a reminder is sent, a computer's turn comes)."""
 
 from __future__ import annotations
 
-from .. import computers, texts
+from .. import computers, hours, texts
 from ..storage import Conflict, GameRow, Notice, Timer
 from .common import COMPUTER_TIMER, PAUSED_UNTIL, REMINDER_SHARE, REPEAT_REMINDER, REPLACED, log, strip
+
+# + a player id: that player's reminder, postponed to the end of their quiet hours (/settings)
+LATER = "reminder:"
 
 
 class Clock:
@@ -28,10 +31,21 @@ class Clock:
         if row is None or row.status != "active":
             await self.store.drop_timers(timer.game_id)
             return
-        if timer.kind in ("deadline", "reminder"):
-            current = (await self.store.timers_of(row.id)).get(timer.kind)
+        if timer.kind in ("deadline", "reminder") or timer.kind.startswith(LATER):
+            timers = await self.store.timers_of(row.id)
+            current = timers.get(timer.kind)
             if current is None or current.due_at > self.clock():
                 return   # moved since it was read (time away, below)
+            if timer.kind.startswith(LATER):
+                if self.paused_until(timers, self.clock()):   # the clock stands still: no reminders
+                    try:
+                        await self.store.retime(row.id, row.version, {timer.kind: (None, {})}, [],
+                                                self.clock())
+                    except Conflict:
+                        pass   # a move came first: it set new timers
+                else:
+                    await self._remind(row, only=timer.kind[len(LATER):])
+                return
             if await self.retime(row.id) is not None:
                 return   # someone it waits for is away: the clock was found running; it stands still now
         if timer.kind.startswith(COMPUTER_TIMER):
@@ -68,7 +82,10 @@ class Clock:
         except Conflict:
             pass  # a move arrived first; it set new timers
 
-    async def _remind(self, row: GameRow) -> None:
+    async def _remind(self, row: GameRow, only: str | None = None) -> None:
+        """Remind the players the game waits for (`only`: that one, whose quiet hours are
+        over). A player in their quiet hours is reminded when they end; a player who takes
+        the daily digest is not reminded here (the digest lists the game)."""
         game = self.game_of(row)
         state = self.state_of(row)
         names = row.names
@@ -79,9 +96,18 @@ class Clock:
         when = (f" The deadline is {texts.timestamp(deadline.due_at)}." if deadline else "")
         posts = await self.store.tagged_notices(row.id)
         notices = []
-        for player in game.awaited(state):
-            if computers.is_computer(player):
-                continue   # (a computer is never reminded: it moves by its own timer)
+        # (a computer is never reminded: it moves by its own timer)
+        players = [p for p in game.awaited(state) if not computers.is_computer(p)
+                   and (only is None or p == only)]
+        own = await self.store.players_settings(int(p) for p in players)
+        later: dict[str, tuple[float | None, dict]] = {}
+        for player in players:
+            if own.get(int(player)) and own[int(player)].digest and player not in row.dms_closed:
+                continue   # (the digest comes by DM: a player known to refuse DMs is told in the thread)
+            quiet_ends = hours.quiet_ends(own.get(int(player)), now)
+            if quiet_ends is not None:
+                later[LATER + player] = (quiet_ends, {})
+                continue
             prompt = game.prompt(state, player)
             private = prompt is not None and prompt.kind != "public"
             if player in row.dms_closed:
@@ -102,9 +128,54 @@ class Clock:
                     "fallback": {"content": f"⏰ {texts.mention(player)}, reminder: this game is "
                                             f"waiting for your move.{when}", "mentions": [player]},
                 }))
-        next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
+        if only is None:
+            later["reminder"] = (None if row.deadline_seconds else now + REPEAT_REMINDER, {})
+        else:
+            later.setdefault(LATER + only, (None, {}))   # (sent: dropped)
         try:
-            await self.store.set_timer(row.id, row.version, "reminder", next_due, notices, now)
+            await self.store.retime(row.id, row.version, later, notices, now)
         except Conflict:
             return
         self.on_commit()
+
+    # ---- the daily digest (/settings) ----------------------------------------------------------
+
+    async def send_digests(self) -> None:
+        """Send the digests that are due: each lists every game, in every server, that waits
+        on the player (only if there is one), and sets their next one."""
+        now = self.clock()
+        for mine, due in await self.store.due_digests(now):
+            try:
+                notices = await self.digest_notices(mine.user_id, now)
+            except Exception:   # (one player's digest must not hold up the others')
+                log.exception("could not make the digest of a player")
+                notices = []
+            if await self.store.digest_sent(mine.user_id, due, hours.next_digest(mine, now),
+                                            notices, now):
+                self.on_commit()
+
+    async def digest_notices(self, user_id: int, now: float) -> list[Notice]:
+        """The digest DM: the games waiting on the player, each with its link and deadline;
+        only what anyone may see in the game's thread (who is awaited), never a secret."""
+        player = str(user_id)
+        lines = []
+        for row in await self.store.games_of_user(user_id, statuses=("active",)):
+            game = self.game_of(row)
+            if player not in game.awaited(self.state_of(row)):
+                continue
+            timers = await self.store.timers_of(row.id)
+            line = f"- **{texts.game_label(game.title, row.id)}**"
+            others = [n for p, n in row.names.items() if p != player]
+            if others:
+                line += " with " + ", ".join(texts.display(n) for n in others)
+            line += f": https://discord.com/channels/{row.guild_id}/{row.thread_id or row.channel_id}"
+            paused = self.paused_until(timers, now)
+            if paused:
+                line += f" (clock paused until {texts.timestamp(paused)})"
+            elif "deadline" in timers:
+                line += f" (deadline {texts.timestamp(timers['deadline'].due_at)})"
+            lines.append(line)
+        if not lines:
+            return []
+        head = f"⏰ Your daily digest: {texts.plural(len(lines), 'game')} waiting for you."
+        return [Notice("user", user_id, {"content": texts.clip("\n".join([head, *lines]))})]

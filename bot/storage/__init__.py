@@ -11,7 +11,8 @@ A notice may carry a `tag` (which post of the game it is: "board", "dm:<player>"
 later notice can edit the message it became (`edit_of`, the id of that outbox row).
 
 The package's parts: `model` (what is read and written), `migrations` (the schema), `games`,
-`work` (timers, outbox) and `players` (ratings, time away, daily puzzles), the mixins the
+`work` (timers, outbox), `players` (ratings, time away, daily puzzles) and
+`player_settings` (/settings), the mixins the
 `store.Store` is made of; `engine` (what the SQL runs through) with `sqlite` and `postgres`;
 and `files` (backup, restore, the database lock: SQLite files only).
 """

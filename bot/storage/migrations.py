@@ -156,6 +156,22 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX rematches_new ON rematches(new_game_id);
     """,
+    # 8 -> 9: a player's own settings (/settings: time zone, quiet hours, daily digest, palette),
+    # the person's, not a server's (no guild_id: forget-guild leaves them; /settings reset:true
+    # deletes them); digest_due: when their next digest goes out (NULL: no digest)
+    """
+    CREATE TABLE player_settings (
+        user_id     INTEGER PRIMARY KEY,
+        time_zone   TEXT    NOT NULL DEFAULT 'UTC',
+        quiet_start INTEGER,
+        quiet_end   INTEGER,
+        digest_hour INTEGER,
+        palette     TEXT    NOT NULL DEFAULT 'standard',
+        digest_due  REAL,
+        updated_at  REAL    NOT NULL
+    );
+    CREATE INDEX player_settings_digest ON player_settings(digest_due);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,12 +9,13 @@ from . import migrations
 from .engine import Engine, is_url
 from .games import GamesStore
 from .model import SchemaTooNew
+from .player_settings import PlayerSettingsStore
 from .players import PlayersStore
 from .sqlite import SqliteEngine
 from .work import WorkStore
 
 
-class Store(GamesStore, WorkStore, PlayersStore):
+class Store(GamesStore, WorkStore, PlayersStore, PlayerSettingsStore):
     def __init__(self, engine: Engine):
         self.engine = engine
 

@@ -57,7 +57,8 @@ class WorkStore:
         async with self.engine.connection() as tx:
             row = await tx.first(
                 "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due FROM timers UNION ALL "
-                "SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL) "
+                "SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL "
+                "UNION ALL SELECT MIN(digest_due) FROM player_settings) "
                 "AS due_times")
             return row[0]
 
@@ -185,9 +186,9 @@ class WorkStore:
 
     async def retime(self, game_id: int, expected_version: int, timers: dict[str, tuple[float, dict]],
                      notices: Iterable[Notice], now: float) -> None:
-        """Move some of a game's timers (kind -> (due_at, data); others stay) and queue
-        notices, without a new version (like set_timer). Raises Conflict if the game moved on
-        since it was read."""
+        """Move some of a game's timers (kind -> (due_at, data); others stay; due_at None
+        drops one) and queue notices, without a new version (like set_timer). Raises Conflict
+        if the game moved on since it was read."""
         async with self.engine.transaction() as tx:
             row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
                                  (game_id,))
@@ -196,5 +197,8 @@ class WorkStore:
             await tx.executemany(
                 "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?) "
                 "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data",
-                [(game_id, kind, due, json.dumps(data)) for kind, (due, data) in timers.items()])
+                [(game_id, kind, due, json.dumps(data)) for kind, (due, data) in timers.items()
+                 if due is not None])
+            await tx.executemany("DELETE FROM timers WHERE game_id=? AND kind=?",
+                                 [(game_id, kind) for kind, (due, _) in timers.items() if due is None])
             await self._insert_notices(tx, game_id, notices, now)
