@@ -256,3 +256,16 @@ def test_quiet_hours_end_by_the_players_clock_across_a_change_of_summer_time():
     assert hours.quiet_ends(PlayerSettings(1, "UTC", 9, 17), at(dt.timezone.utc, 15, 9)) == \
         at(dt.timezone.utc, 15, 17)
     assert hours.quiet_ends(PlayerSettings(1), night) is None and hours.quiet_ends(None, night) is None
+
+
+def test_a_long_digest_keeps_its_head_and_first_games_and_says_how_many_more():
+    from bot.flow.clock import digest_text
+
+    lines = [f"- **Relativity #{i}** with bob: https://discord.com/channels/{10**17}/{10**17 + i} "
+             f"(deadline <t:1700000000:R>)" for i in range(40)]
+    text = digest_text("⏰ Your daily digest: 40 games waiting for you.", lines)
+    assert len(text) <= 2000
+    shown = text.splitlines()
+    assert shown[0].startswith("⏰ Your daily digest") and shown[1] == lines[0]
+    assert shown[-1] == f"…and {40 - (len(shown) - 2)} more games waiting for you."
+    assert digest_text("head", lines[:3]) == "\n".join(["head", *lines[:3]])

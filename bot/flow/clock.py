@@ -178,4 +178,16 @@ class Clock:
         if not lines:
             return []
         head = f"⏰ Your daily digest: {texts.plural(len(lines), 'game')} waiting for you."
-        return [Notice("user", user_id, {"content": texts.clip("\n".join([head, *lines]))})]
+        return [Notice("user", user_id, {"content": digest_text(head, lines)})]
+
+
+def digest_text(head: str, lines: list[str]) -> str:
+    """The head and as many games as fit in one message, then how many more: the first lines
+    are the ones kept (texts.clip keeps a log's last ones)."""
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        more = f"…and {texts.plural(len(lines) - i, 'more game')} waiting for you."
+        if len("\n".join([head, *kept, line, more])) > texts.MESSAGE_LIMIT:
+            return "\n".join([head, *kept, more])
+        kept.append(line)
+    return "\n".join([head, *kept])
