@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import DatabaseLock, Notice, Store
+from bot.storage.player_settings import PlayerSettings
 from bot.storage.copy import COPY_ORDER, schema_tables
 from tests.botkit import (FakeClock, command, drawn, fake, open_game, press,  # noqa: F401
                           running_bot, settle)
@@ -65,6 +66,9 @@ async def used_database(fake, path: Path, clock: FakeClock) -> dict:
     await store.commit(free.id, row.version, now=clock.now,   # a notice not delivered yet
                        notices=[Notice("channel", row.thread_id, {"content": "Left in the outbox"})])
     await store.set_absence(1, 999, clock.now, clock.now + 3 * DAY)
+    await store.save_player_settings(   # a player's own settings, with a digest due
+        PlayerSettings(int(carol), time_zone="Europe/Berlin", quiet_start=22, quiet_end=7,
+                       digest_hour=8, palette="colour-safe"), clock.now + DAY, clock.now)
     await store.close()
     return {"users": (alice, bob, carol), "timed": (timed.id, timed_thread),
             "free": (free.id, free_thread)}

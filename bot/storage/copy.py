@@ -21,7 +21,7 @@ from .store import Store
 # Every table of the schema, parents before the rows that reference them. A new table must
 # be added here (tests/test_migrate_db.py checks this list against the schema).
 COPY_ORDER = ("meta", "games", "seats", "events", "timers", "outbox", "absences", "ratings",
-              "rating_history", "daily_plays", "rematches")
+              "rating_history", "daily_plays", "rematches", "player_settings")
 IDENTITY_TABLES = ("games", "events", "outbox", "absences", "rating_history")
 # meta rows that belong to the database they are in, not to what it holds
 LOCAL_META = ("schema_version", "alive_at")
