@@ -40,6 +40,9 @@ class SqliteTx:
     async def xact_lock(self, key: str) -> None:
         pass   # one writer at a time already
 
+    async def notify(self) -> None:
+        pass   # one process per file (the lock file): the bot wakes its own worker
+
 
 class SqliteEngine(Engine):
     name = "sqlite"
