@@ -54,6 +54,7 @@ class Settings:
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
     render_in: str = "process"         # where boards are drawn: bot.workers.MODES
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
+    lease_seconds: float = 30.0        # work claimed by a process that died is taken over after this
 
 
 def database(text: str) -> str:
@@ -151,6 +152,16 @@ def number_setting(name: str, text: str | None, default: float) -> float:
         raise SettingsError(f"{name} must be a number, such as {default:g}, not {text!r}.") from None
 
 
+def lease_seconds(text: str | None) -> float:
+    """PIECEPACK_LEASE_SECONDS: how long a claim on work (a timer, a game's notices) holds
+    unless renewed; a process that dies leaves its work to others after this long (plus at
+    most a second)."""
+    lease = number_setting("PIECEPACK_LEASE_SECONDS", text, 30)
+    if not 1 <= lease <= 600:
+        raise SettingsError("PIECEPACK_LEASE_SECONDS must be a number of seconds from 1 to 600.")
+    return lease
+
+
 def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None, *,
                   require_token: bool = True) -> Settings:
     """`require_token=False` for the commands that never talk to Discord (backup, health...)."""
@@ -188,6 +199,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
                             f"not {render_in!r}.")
     db_path = database(get("PIECEPACK_DB") or "./piecepack.sqlite3")
     return Settings(
+        lease_seconds=lease_seconds(get("PIECEPACK_LEASE_SECONDS")),
         render_in=render_in,
         computer_pace=computer_pace,
         token=token or "",

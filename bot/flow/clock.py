@@ -39,7 +39,7 @@ class Clock:
         elif timer.kind == "deadline":
             await self._expire(row)
         elif timer.kind == "reminder":
-            await self._remind(row)
+            await self._remind(row, timer.claimed_by)
         else:
             log.warning("unknown timer %r for game %s", timer.kind, row.id)
             await self.store.set_timer(row.id, row.version, timer.kind, None, [], self.clock())
@@ -68,7 +68,9 @@ class Clock:
         except Conflict:
             pass  # a move arrived first; it set new timers
 
-    async def _remind(self, row: GameRow) -> None:
+    async def _remind(self, row: GameRow, claim: str | None = None) -> None:
+        """(`claim`: the claimant of the timer that fired; if another process has taken it
+        over meanwhile, the reminders are not sent twice)"""
         game = self.game_of(row)
         state = self.state_of(row)
         names = row.names
@@ -104,7 +106,8 @@ class Clock:
                 }))
         next_due = None if row.deadline_seconds else now + REPEAT_REMINDER
         try:
-            await self.store.set_timer(row.id, row.version, "reminder", next_due, notices, now)
+            await self.store.set_timer(row.id, row.version, "reminder", next_due, notices, now,
+                                       claim=claim)
         except Conflict:
             return
         self.on_commit()
