@@ -140,3 +140,30 @@ async def test_work_queued_by_another_process_wakes_the_worker_at_once(fake, tmp
             assert time.monotonic() - sent_at < 0.5
         finally:
             await other.close()
+
+
+async def test_two_bots_on_one_database_do_each_piece_of_work_once(fake, drawn, tmp_path):
+    people = [fake.add_user(f"p{i}") for i in range(8)]
+    db = tmp_path / "db.sqlite3"
+    clock = FakeClock()
+    async with running_bot(fake, db, seed=3, clock=clock, lease_seconds=LEASE) as a:
+        games = [await open_game(fake, a, people[i], people[i + 1], deadline="1d")
+                 for i in range(0, 8, 2)]
+        async with running_bot(fake, db, seed=3, clock=clock, lease_seconds=LEASE) as b:
+            clock.advance(2 * 86400)   # every deadline has passed
+            for _ in range(3):
+                await asyncio.gather(a.run_due(), b.run_due())
+            for row, thread in games:
+                expired = [e for e in await a.store.events(row.id) if e["kind"] == "expire"]
+                assert len(expired) == 1
+                passed = [m for m in fake.messages(thread) if "The deadline passed" in m.content]
+                assert len(passed) == 1
+            # every notice became one message, and a game's messages came in the order queued
+            rows = await a.store.outbox_rows()
+            assert all(r["delivered_at"] is not None for r in rows)
+            sent = [r for r in rows if r["edit_of"] is None and r["message_id"] is not None]
+            assert len({r["message_id"] for r in sent}) == len(sent)
+            for row, thread in games:
+                ids = [r["message_id"] for r in sent if r["game_id"] == row.id
+                       and r["target_kind"] == "channel" and r["target_id"] == int(thread)]
+                assert ids == sorted(ids)
