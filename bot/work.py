@@ -111,6 +111,8 @@ class Worker:
     async def _background(self) -> None:
         engine = self.bot.store.engine
         heard = await engine.listen(self.wake)   # (other processes' work: PostgreSQL only)
+        if engine.name == "sqlite":   # one process per file: a killed run's claims need not lapse
+            await self.bot.store.release_leases(None)
         while True:
             self._wake.clear()
             try:

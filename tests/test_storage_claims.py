@@ -116,3 +116,22 @@ async def test_outbox_leases_keep_a_games_order_and_release_only_when_drained(tm
             if i.game_id == one.id] == ["one 4"]
     await a.close()
     await b.close()
+
+
+async def test_releasing_a_claimants_leases_or_everyones(tmp_path):
+    a, b = await two_stores(tmp_path)
+    one, two = await new_game(a, 10), await new_game(a, 11)
+    for game in (one, two):
+        await a.commit(game.id, 0, now=2.0, changes={}, timers={"deadline": (10.0, {})})
+        await a.add_notices(game.id, [Notice("channel", 2, {"content": "x"})], 1.0)
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0, limit=1)) == 1
+    assert len(await b.claim_timers("b", 10.0, 1000.0, 1030.0)) == 1
+    await a.claim_outbox("a", 10.0, 1000.0, 1030.0)
+    await b.release_leases("a")   # a stopped cleanly: its work is b's at once
+    assert len(await b.claim_timers("b", 10.0, 1000.0, 1030.0)) == 1
+    assert len(await b.claim_outbox("b", 10.0, 1000.0, 1030.0)) == 2
+    await a.release_leases(None)   # everyone's
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0)) == 2
+    assert len(await a.claim_outbox("a", 10.0, 1000.0, 1030.0)) == 2
+    await a.close()
+    await b.close()

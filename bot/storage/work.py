@@ -94,12 +94,14 @@ class WorkStore:
             await tx.execute("UPDATE timers SET claimed_by=NULL, lease_until=NULL "
                              "WHERE game_id=? AND kind=? AND claimed_by=?", (game_id, kind, me))
 
-    async def release_leases(self, me: str) -> None:
-        """Give up all that `me` holds (a process stopping)."""
+    async def release_leases(self, me: str | None) -> None:
+        """Give up all that `me` holds (a process stopping); None: all that anyone holds (a
+        bot starting on SQLite, one process per file: what a killed run held is free now)."""
         async with self.engine.transaction() as tx:
-            await tx.execute("UPDATE timers SET claimed_by=NULL, lease_until=NULL WHERE claimed_by=?",
-                             (me,))
-            await tx.execute("DELETE FROM outbox_leases WHERE claimed_by=?", (me,))
+            await tx.execute("UPDATE timers SET claimed_by=NULL, lease_until=NULL "
+                             "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
+            await tx.execute("DELETE FROM outbox_leases WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL",
+                             (me, me))
             await tx.notify()
 
     async def renew_leases(self, me: str, until: float) -> None:
