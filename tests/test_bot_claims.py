@@ -127,11 +127,21 @@ async def test_work_queued_by_another_process_wakes_the_worker_at_once(fake, tmp
                                 timeout=5)
             assert time.monotonic() - sent_at < 0.5
             # the listener's connection drops: it connects again, and hears again
-            await other.engine.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name = 'piecepack-bot listener'")
-            await fake.wait_for(lambda: bot.store.engine.listening is False, timeout=5)
-            await fake.wait_for(lambda: bot.store.engine.listening, timeout=10)
+            async def listener() -> int | None:
+                async with other.engine.connection() as tx:
+                    row = await tx.first("SELECT pid FROM pg_stat_activity WHERE datname = "
+                                         "current_database() AND application_name = "
+                                         "'piecepack-bot listener'")
+                return row and row[0]
+
+            dropped = await listener()
+            await other.engine.execute("SELECT pg_terminate_backend(?)", (dropped,))
+            for _ in range(100):
+                if await listener() not in (None, dropped) and bot.store.engine.listening:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the listener did not connect again")
             sent_at = time.monotonic()
             await other.add_notices(None, [Notice("channel", channel, {"content": "again"})],
                                     bot.now())
