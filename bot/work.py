@@ -29,6 +29,32 @@ def claimant() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+def dead_claimants(claimants, me: str) -> list[str]:
+    """The claimants that were processes of this machine that have ended (a restart after
+    kill -9 need not wait for their leases to lapse): their process is gone, or has the same
+    id as this one (a container's process 1, started again)."""
+    host, pid, _ = me.rsplit(":", 2)
+    dead = []
+    for claimant in claimants:
+        try:
+            their_host, their_pid, _ = claimant.rsplit(":", 2)
+            their_pid = int(their_pid)
+        except ValueError:
+            continue
+        if their_host != host or claimant == me:
+            continue
+        if their_pid == int(pid):
+            dead.append(claimant)
+            continue
+        try:
+            os.kill(their_pid, 0)
+        except ProcessLookupError:
+            dead.append(claimant)
+        except OSError:
+            pass   # (alive, another user's)
+    return dead
+
+
 def lease_of(bot) -> float:
     settings = getattr(bot, "settings", None)
     return getattr(settings, "lease_seconds", 30.0)
@@ -113,6 +139,9 @@ class Worker:
         heard = await engine.listen(self.wake)   # (other processes' work: PostgreSQL only)
         if engine.name == "sqlite":   # one process per file: a killed run's claims need not lapse
             await self.bot.store.release_leases(None)
+        else:
+            for dead in dead_claimants(await self.bot.store.claimants(), self.me):
+                await self.bot.store.release_leases(dead)
         while True:
             self._wake.clear()
             try:

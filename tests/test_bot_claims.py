@@ -177,3 +177,20 @@ async def test_two_bots_on_one_database_do_each_piece_of_work_once(fake, drawn, 
                 ids = [r["message_id"] for r in sent if r["game_id"] == row.id
                        and r["target_kind"] == "channel" and r["target_id"] == int(thread)]
                 assert ids == sorted(ids)
+
+
+@pytest.mark.sqlite_only   # (no database)
+def test_a_restarted_process_frees_only_its_machines_ended_processes_claims():
+    import subprocess
+
+    from bot.work import claimant, dead_claimants
+
+    me = claimant()
+    host = me.rsplit(":", 2)[0]
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    alive = os.getppid()
+    claims = {me, f"{host}:{os.getpid()}:abcdef", f"{host}:{ended.pid}:123456",
+              f"{host}:{alive}:654321", f"elsewhere:{ended.pid}:123456", "dead-process"}
+    assert sorted(dead_claimants(claims, me)) == sorted(
+        [f"{host}:{os.getpid()}:abcdef", f"{host}:{ended.pid}:123456"])

@@ -104,6 +104,13 @@ class WorkStore:
                              (me, me))
             await tx.notify()
 
+    async def claimants(self) -> set[str]:
+        """Who holds some work now."""
+        async with self.engine.connection() as tx:
+            return {r[0] for r in await tx.rows(
+                    "SELECT claimed_by FROM timers WHERE claimed_by IS NOT NULL "
+                    "UNION SELECT claimed_by FROM outbox_leases")}
+
     async def renew_leases(self, me: str, until: float) -> None:
         """Keep what `me` holds (timers, games' outboxes) until `until`: it is still at work."""
         async with self.engine.connection() as tx:
