@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import replace
 
 import aiohttp
@@ -27,6 +28,7 @@ from . import texts
 from .components import build_view
 from .rendering import UNHURRIED, URGENT, board_file
 from .storage import Notice, OutboxItem
+from .work import claimant, lease_of, renewing
 
 log = logging.getLogger(__name__)
 
@@ -52,18 +54,25 @@ class Delivery:
         self._looking: asyncio.Future | None = None
         self._queued = asyncio.Event()
         self._look_again = False
+        self.me = claimant()   # the games whose notices this process delivers hold its lease
+        self.lease = lease_of(bot)
 
     async def deliver_due(self) -> int:
         """Send every notice that is due, in order within each game; returns how many were
         sent. Games are served side by side: one game's slow board holds up only that game's
-        later notices, and notices queued meanwhile for other games go out at once."""
+        later notices, and notices queued meanwhile for other games go out at once. Each game's
+        notices are leased (`Store.claim_outbox`): of several processes, one delivers them."""
         sent = 0
+        store = self.bot.store
         async with self.lock:
             running: dict[int | None, asyncio.Task] = {}
+            groups: dict[int | None, list[OutboxItem]] = {}
+            renewal = asyncio.create_task(renewing(store, self.me, self.lease))
             try:
                 while True:
                     self._queued.clear()
-                    items = await self.bot.store.pending_outbox(self.bot.now(), limit=200)
+                    wall = time.time()
+                    items = await store.claim_outbox(self.me, self.bot.now(), wall, wall + self.lease)
                     self.start_drawing(items)
                     by_game: dict[int | None, list[OutboxItem]] = {}
                     for item in items:
@@ -71,6 +80,7 @@ class Delivery:
                             by_game.setdefault(item.game_id, []).append(item)
                     for game_id, group in by_game.items():
                         running[game_id] = asyncio.create_task(self.deliver_in_order(group))
+                        groups[game_id] = group
                     if not running:
                         return sent
                     queued = asyncio.create_task(self._queued.wait())
@@ -82,7 +92,11 @@ class Delivery:
                         if task.done():
                             del running[game_id]
                             sent += task.result()
+                            # (a notice of no game is a "game" of its own)
+                            for item in groups.pop(game_id)[:1 if game_id is not None else None]:
+                                await store.release_outbox(game_id, item.id, self.me, self.bot.now())
             finally:   # (cancelled: the bot is closing)
+                renewal.cancel()
                 for task in running.values():
                     task.cancel()
 
@@ -284,8 +298,12 @@ class Delivery:
         kwargs = await self.message_parts(item, ("content", "controls", "board"))
         kwargs["content"] = kwargs.get("content") or None
         channel_id = await self.channel_for(item)
+        # The nonce (with enforce_nonce, which discord.py sets with it): sent again after a crash
+        # between Discord's answer and outbox_delivered (or by another process that took the
+        # game over), Discord gives back the message it made the first time.
         with discord.http.handle_message_parameters(
-                previous_allowed_mentions=self.bot.allowed_mentions, **kwargs) as params:
+                previous_allowed_mentions=self.bot.allowed_mentions, nonce=f"pp{item.id}",
+                **kwargs) as params:
             data = await self.bot.http.send_message(channel_id, params=params)
         message_id = data.get("id") if isinstance(data, dict) else None
         return int(message_id) if message_id else None

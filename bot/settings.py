@@ -59,6 +59,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None   # this process's shards (None: all of them)
     sync_commands: str = "auto"        # auto: only the process that runs shard 0 publishes
     identify_spacing: float = 5.0      # seconds between two IDENTIFYs (Discord's limit)
+    lease_seconds: float = 30.0        # work claimed by a process that died is taken over after this
 
 
 def database(text: str) -> str:
@@ -156,6 +157,16 @@ def number_setting(name: str, text: str | None, default: float) -> float:
         raise SettingsError(f"{name} must be a number, such as {default:g}, not {text!r}.") from None
 
 
+def lease_seconds(text: str | None) -> float:
+    """PIECEPACK_LEASE_SECONDS: how long a claim on work (a timer, a game's notices) holds
+    unless renewed; a process that dies leaves its work to others after this long (plus at
+    most a second)."""
+    lease = number_setting("PIECEPACK_LEASE_SECONDS", text, 30)
+    if not 1 <= lease <= 600:
+        raise SettingsError("PIECEPACK_LEASE_SECONDS must be a number of seconds from 1 to 600.")
+    return lease
+
+
 def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None, *,
                   require_token: bool = True) -> Settings:
     """`require_token=False` for the commands that never talk to Discord (backup, health...)."""
@@ -196,6 +207,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
     check_shards_with_database(shards, db_path)
     return Settings(
         **shards,
+        lease_seconds=lease_seconds(get("PIECEPACK_LEASE_SECONDS")),
         render_in=render_in,
         computer_pace=computer_pace,
         token=token or "",

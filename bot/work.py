@@ -1,16 +1,73 @@
 """The bot's background work: fire the timers that are due, deliver the queued notices (the
-outbox) and prune the delivered ones; one loop, woken when something is queued."""
+outbox) and prune the delivered ones; one loop, woken when something is queued (by this
+process, or on PostgreSQL by another: its NOTIFY).
+
+Several processes may share a PostgreSQL database: each timer is claimed before it fires
+(`Store.claim_timers`), the claim renewed while the work goes on and released after; a
+process that dies leaves its claims to lapse after the lease (PIECEPACK_LEASE_SECONDS), and
+another takes the work over then: within the lease plus MIN_IDLE."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
+import socket
+import time
 
 log = logging.getLogger("bot.app")   # (the bot's logger, as before this loop left bot.app)
 
 MAX_IDLE = 60.0     # the background task looks at the database at least this often (seconds)
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
+UNHEARD_IDLE = 5.0  # ... and this often while it cannot hear other processes (PostgreSQL's LISTEN is down)
 OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
+
+
+def claimant() -> str:
+    """A name for this process's claims, new at each start (and for each bot of a process)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def dead_claimants(claimants, me: str) -> list[str]:
+    """The claimants that were processes of this machine that have ended (a restart after
+    kill -9 need not wait for their leases to lapse): their process is gone, or has the same
+    id as this one (a container's process 1, started again)."""
+    host, pid, _ = me.rsplit(":", 2)
+    dead = []
+    for claimant in claimants:
+        try:
+            their_host, their_pid, _ = claimant.rsplit(":", 2)
+            their_pid = int(their_pid)
+        except ValueError:
+            continue
+        if their_host != host or claimant == me:
+            continue
+        if their_pid == int(pid):
+            dead.append(claimant)
+            continue
+        try:
+            os.kill(their_pid, 0)
+        except ProcessLookupError:
+            dead.append(claimant)
+        except OSError:
+            pass   # (alive, another user's)
+    return dead
+
+
+def lease_of(bot) -> float:
+    settings = getattr(bot, "settings", None)
+    return getattr(settings, "lease_seconds", 30.0)
+
+
+async def renewing(store, me: str, lease: float) -> None:
+    """Renew `me`'s leases every third of a lease, until cancelled (the work is done)."""
+    while True:
+        await asyncio.sleep(lease / 3)
+        try:
+            await store.renew_leases(me, time.time() + lease)
+        except Exception as exc:   # (the database away a moment: the next renewal may do)
+            log.warning("could not renew the leases of %s: %r", me, exc)
 
 
 class Worker:
@@ -23,6 +80,8 @@ class Worker:
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
         self._pruned_at = 0.0
+        self.me = claimant()
+        self.lease = lease_of(bot)
 
     def prepare(self) -> None:
         """(on the bot's event loop, before anything can be queued)"""
@@ -40,6 +99,12 @@ class Worker:
             except (asyncio.CancelledError, Exception):
                 pass
             self._task = None
+            # what this process held is free for the others (or its own next start) at once
+            try:
+                for me in (self.me, self.bot.delivery.me):
+                    await self.bot.store.release_leases(me)
+            except Exception as exc:
+                log.warning("could not release the leases: %r", exc)
 
     def wake(self) -> None:
         """Something was queued: let the background task deliver it now."""
@@ -49,22 +114,40 @@ class Worker:
 
     async def run_due(self) -> None:
         """Fire the timers that are due and deliver the queued notices (tests call this)."""
+        store = self.bot.store
         async with self._due_lock:
-            for timer in await self.bot.store.due_timers(self.bot.now()):
-                try:
-                    await self.bot.flow.fire(timer)
-                except Exception:
-                    log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+            wall = time.time()
+            timers = await store.claim_timers(self.me, self.bot.now(), wall, wall + self.lease, limit=100)
+            renewal = asyncio.create_task(renewing(store, self.me, self.lease))
             try:
-                await self.bot.flow.send_digests()   # the players' daily digests (/settings)
+                for timer in timers:
+                    try:
+                        await self.bot.flow.fire(timer)
+                    except Exception:
+                        log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                    finally:
+                        await store.release_timer(timer.game_id, timer.kind, self.me)
+            finally:
+                renewal.cancel()
+            try:
+                # the players' daily digests (/settings): each is sent by the process whose
+                # transaction moves its due time on (digest_sent), so once
+                await self.bot.flow.send_digests()
             except Exception:
                 log.exception("the daily digests failed")
             await self.bot.delivery.deliver_due()
             if self.bot.now() - self._pruned_at > 3600:
                 self._pruned_at = self.bot.now()
-                await self.bot.store.prune_outbox(self.bot.now() - OUTBOX_KEEP)
+                await store.prune_outbox(self.bot.now() - OUTBOX_KEEP)
 
     async def _background(self) -> None:
+        engine = self.bot.store.engine
+        heard = await engine.listen(self.wake)   # (other processes' work: PostgreSQL only)
+        if engine.name == "sqlite":   # one process per file: a killed run's claims need not lapse
+            await self.bot.store.release_leases(None)
+        else:
+            for dead in dead_claimants(await self.bot.store.claimants(), self.me):
+                await self.bot.store.release_leases(dead)
         while True:
             self._wake.clear()
             try:
@@ -73,8 +156,9 @@ class Worker:
                 raise
             except Exception:
                 log.exception("background work failed")
-            due = await self.bot.store.next_due()
-            delay = MAX_IDLE if due is None else min(MAX_IDLE, max(MIN_IDLE, due - self.bot.now()))
+            idle = UNHEARD_IDLE if heard and not engine.listening else MAX_IDLE
+            due = await self.bot.store.next_wake(self.bot.now(), time.time())
+            delay = idle if due is None else min(idle, max(MIN_IDLE, due))
             # asyncio.timeout, not wait_for: on Python 3.11, wait_for returns normally when it is
             # cancelled just as the event is set, and this loop would then outlive close()
             try:

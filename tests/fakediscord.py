@@ -185,6 +185,7 @@ DISCORD_EPOCH_MS = 1420070400000
 API_PREFIX = "/api/v10"
 ALT_TEXT_LIMIT = 1024   # characters of an attachment's description
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+NONCE_SECONDS = 300   # how long Discord remembers a message's nonce ("a few minutes")
 
 # channel types
 GUILD_TEXT, DM_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
@@ -597,6 +598,7 @@ class FakeDiscord:
         self._messages: dict[str, Message] = {}
         self._channel_messages: dict[str, list[Message]] = {}
         self._dm_channels: dict[str, str] = {}
+        self.nonces: dict[tuple[str, str], tuple[Message, float]] = {}   # enforce_nonce's memory
         self._tokens: dict[str, InteractionResult] = {}
         self._commands: dict[Optional[str], list[dict]] = {None: []}
         self._command_ids: dict[tuple, str] = {}
@@ -1919,7 +1921,17 @@ class FakeDiscord:
                 raise _APIError(400, 50083, "Thread is archived")
             channel.archived = False
             await self._dispatch("THREAD_UPDATE", self._channel_payload(channel), INTENT_GUILDS)
-        msg = self._new_message(channel, author_id=self.bot_user_id, body=req.json or {}, files=req.files)
+        body = req.json or {}
+        # enforce_nonce, as Discord: the same nonce from the same author within a few minutes
+        # gives back the message made the first time, and makes none
+        key = (self.bot_user_id, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            earlier = self.nonces.get(key)
+            if earlier is not None and time.monotonic() - earlier[1] < NONCE_SECONDS:
+                return self._message_payload(earlier[0])
+        msg = self._new_message(channel, author_id=self.bot_user_id, body=body, files=req.files)
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self.nonces[key] = (msg, time.monotonic())
         await self._announce(msg)
         return self._message_payload(msg)
 

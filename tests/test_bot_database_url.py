@@ -100,7 +100,10 @@ async def test_a_second_bot_on_one_postgresql_database_is_refused(tmp_path):
     done = run_cli(tmp_path, DISCORD_TOKEN="t", PIECEPACK_DB=target,
                    DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
     assert done.returncode == 1
-    assert "Another piecepack-bot process is using the database" in done.stderr + done.stdout
+    assert "Another piecepack-bot process runs the same shards (all shards)" in done.stderr + done.stdout
+    other = run_cli(tmp_path, DISCORD_TOKEN="t", PIECEPACK_DB=target, PIECEPACK_SHARD_COUNT="2",
+                    PIECEPACK_SHARDS="1", DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+    assert "same shards" not in other.stderr + other.stdout   # other shards may share it
     await first.close()   # its lock goes with it
     second = await Store.open(target)
     assert await second.engine.hold_bot_lock()

@@ -106,6 +106,7 @@ def to_schema_v1(db) -> None:
             + "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
             "ALTER TABLE outbox DROP COLUMN edit_of; ALTER TABLE seats DROP COLUMN dm_closed; "
             "ALTER TABLE games DROP COLUMN extras; "
+            "ALTER TABLE timers DROP COLUMN claimed_by; ALTER TABLE timers DROP COLUMN lease_until; "
             "UPDATE meta SET value='1' WHERE key='schema_version';")
 
 

@@ -159,3 +159,12 @@ def test_render_setting_offers_only_what_keeps_boards_off_the_event_loop(tmp_pat
     with pytest.raises(SettingsError) as error:
         load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER": "inline"}, cwd=tmp_path)
     assert str(error.value) == "PIECEPACK_RENDER must be process (the default) or thread, not 'inline'."
+
+
+def test_lease_seconds_default_and_bounds(tmp_path):
+    assert load_settings({"DISCORD_TOKEN": "t"}, cwd=tmp_path).lease_seconds == 30.0
+    assert load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_LEASE_SECONDS": "2"},
+                         cwd=tmp_path).lease_seconds == 2.0
+    for bad in ("0", "soon", "3600"):
+        with pytest.raises(SettingsError, match="PIECEPACK_LEASE_SECONDS"):
+            load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_LEASE_SECONDS": bad}, cwd=tmp_path)

@@ -44,7 +44,7 @@ class Clock:
                     except Conflict:
                         pass   # a move came first: it set new timers
                 else:
-                    await self._remind(row, only=timer.kind[len(LATER):])
+                    await self._remind(row, only=timer.kind[len(LATER):], claim=timer.claimed_by)
                 return
             if await self.retime(row.id) is not None:
                 return   # someone it waits for is away: the clock was found running; it stands still now
@@ -53,7 +53,7 @@ class Clock:
         elif timer.kind == "deadline":
             await self._expire(row)
         elif timer.kind == "reminder":
-            await self._remind(row)
+            await self._remind(row, claim=timer.claimed_by)
         else:
             log.warning("unknown timer %r for game %s", timer.kind, row.id)
             await self.store.set_timer(row.id, row.version, timer.kind, None, [], self.clock())
@@ -82,10 +82,13 @@ class Clock:
         except Conflict:
             pass  # a move arrived first; it set new timers
 
-    async def _remind(self, row: GameRow, only: str | None = None) -> None:
+    async def _remind(self, row: GameRow, only: str | None = None,
+                      claim: str | None = None) -> None:
         """Remind the players the game waits for (`only`: that one, whose quiet hours are
         over). A player in their quiet hours is reminded when they end; a player who takes
-        the daily digest is not reminded here (the digest lists the game)."""
+        the daily digest is not reminded here (the digest lists the game). `claim`: the
+        claimant of the timer that fired; if another process has taken it over meanwhile,
+        the reminders are not sent twice."""
         game = self.game_of(row)
         state = self.state_of(row)
         names = row.names
@@ -133,7 +136,9 @@ class Clock:
         else:
             later.setdefault(LATER + only, (None, {}))   # (sent: dropped)
         try:
-            await self.store.retime(row.id, row.version, later, notices, now)
+            fired = "reminder" if only is None else LATER + only
+            await self.store.retime(row.id, row.version, later, notices, now,
+                                    claim=(fired, claim) if claim else None)
         except Conflict:
             return
         self.on_commit()

@@ -25,6 +25,9 @@ COPY_ORDER = ("meta", "games", "seats", "events", "timers", "outbox", "absences"
 IDENTITY_TABLES = ("games", "events", "outbox", "absences", "rating_history")
 # meta rows that belong to the database they are in, not to what it holds
 LOCAL_META = ("schema_version", "alive_at")
+# what running processes hold, not what the database holds: claims start free on the target
+NOT_COPIED = ("outbox_leases",)
+FREED_COLUMNS = {"timers": ("claimed_by", "lease_until")}
 
 
 class TargetNotEmpty(Exception):
@@ -62,12 +65,13 @@ def schema_tables(db: sqlite3.Connection) -> list[str]:
 def read_source(path: str) -> dict[str, tuple[list[str], list[tuple]]]:
     """Each table's columns and rows (meta without its LOCAL_META rows)."""
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        missing = set(schema_tables(db)) - set(COPY_ORDER)
+        missing = set(schema_tables(db)) - set(COPY_ORDER) - set(NOT_COPIED)
         if missing:   # (a table this release does not know: never drop data silently)
             raise CopyMismatch(f"tables not known to migrate-db: {', '.join(sorted(missing))}")
         tables = {}
         for table in COPY_ORDER:
-            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")
+                       if row[1] not in FREED_COLUMNS.get(table, ())]
             rows = db.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
             if table == "meta":
                 rows = [row for row in rows if row[0] not in LOCAL_META]

@@ -47,10 +47,15 @@ class Tx(Protocol):
     async def xact_lock(self, key: str) -> None:
         """Hold a lock named `key` until the transaction ends (nothing on SQLite)."""
 
+    async def notify(self) -> None:
+        """Tell the other processes, when the transaction commits, that work was queued
+        (PostgreSQL's NOTIFY; nothing on SQLite, where one process runs)."""
+
 
 class Engine:
     name = ""
     for_update = ""   # appended to a SELECT whose rows the transaction then writes
+    skip_locked = ""  # appended to a SELECT of work to claim: rows another claimant locks are passed by
 
     def connection(self) -> AbstractAsyncContextManager[Tx]:
         raise NotImplementedError
@@ -64,6 +69,16 @@ class Engine:
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    async def listen(self, wake) -> bool:
+        """Call `wake()` whenever another process queues work (`Tx.notify`), until closed;
+        False if this engine has no such thing (SQLite: one process per file)."""
+        return False
+
+    @property
+    def listening(self) -> bool:
+        """Whether `listen`'s connection is up now (while it is down, look more often)."""
+        return False
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
         """One statement on its own (admin commands, tests)."""

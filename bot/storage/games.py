@@ -132,6 +132,8 @@ class GamesStore:
                     "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
                     [(game_id, kind, due, json.dumps(data))
                      for kind, (due, data) in timers.items()])
+                if timers:
+                    await tx.notify()
         return new_version
 
     async def _insert_event(self, tx, game_id: int, version: int, now: float, event: Event) -> None:

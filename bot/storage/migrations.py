@@ -172,6 +172,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX player_settings_digest ON player_settings(digest_due);
     """,
+    # 9 -> 10: work claimed once by one of several processes: a timer's claim (who fires it, until
+    # when), and a lease per game on its outbox (one process delivers a game's notices, in order);
+    # game_key is the game's id, or minus the notice's id for a notice of no game
+    """
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+    ALTER TABLE timers ADD COLUMN lease_until REAL;
+    CREATE TABLE outbox_leases (
+        game_key    INTEGER PRIMARY KEY,
+        claimed_by  TEXT    NOT NULL,
+        lease_until REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -114,6 +114,7 @@ class Timer:
     kind: str
     due_at: float
     data: dict
+    claimed_by: str | None = None   # the process firing it now (see WorkStore.claim_timers)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 from typing import Any, Iterable
 
@@ -23,7 +24,9 @@ from .engine import Engine
 
 INSTALL = "pip install 'piecepack-bot[postgres]'"
 MIGRATION_LOCK = 0x70696563   # pg_advisory_lock key while migrating ("piec")
-BOT_LOCK = 0x70696562         # held by a running bot for its whole life
+BOT_LOCK = "piecepack-bot:"   # + the shards it runs: held by a running bot for its whole life
+CHANNEL = "piecepack_work"    # NOTIFY channel: work was queued (see PgTx.notify)
+LISTEN_RETRY = (1.0, 2.0, 5.0, 10.0)   # seconds between attempts to get the listener back
 
 _PLACEHOLDER = re.compile(r"\?")
 _translated: dict[str, str] = {}
@@ -70,6 +73,10 @@ class PgTx:
     async def xact_lock(self, key: str) -> None:
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
+    async def notify(self) -> None:
+        # sent at commit only (and not at all on rollback); one per transaction is enough
+        await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+
 
 async def _no_reset(conn) -> None:
     """What a connection needs on its way back to the pool beyond asyncpg's own rollback of an
@@ -80,11 +87,14 @@ async def _no_reset(conn) -> None:
 class PostgresEngine(Engine):
     name = "postgresql"
     for_update = " FOR UPDATE"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool, url: str):
         self.pool = pool
         self.url = url
         self._held = None   # the connection holding BOT_LOCK
+        self._listener = None   # the connection LISTENing (see listen)
+        self._listening: asyncio.Task | None = None
         # One statement or transaction of this process at a time, as on SQLite: a read waits
         # for the write begun before it (the bot reads what it has just answered), and the
         # process behaves the same on either engine. Other processes are kept apart by the
@@ -103,21 +113,69 @@ class PostgresEngine(Engine):
         return cls(pool, url)
 
     async def close(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+            try:
+                await self._listening
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._listening = None
         if self._held is not None:
             await self._held.close()   # (ending the session releases its lock)
             self._held = None
         await self.pool.close()
 
-    async def hold_bot_lock(self) -> bool:
-        """Take the lock a running bot holds for its life (the counterpart of the lock file
-        beside a SQLite database): False if another bot holds it. A connection of its own
-        keeps it; the server releases it when that connection ends, however the bot ends."""
+    async def hold_bot_lock(self, shards: str = "all shards") -> bool:
+        """Take the lock a running bot holds for its life: False if another bot runs the same
+        `shards` (a text naming them) on this database. Several processes may share the
+        database (work is claimed once, see WorkStore), but two running the same shards would
+        both answer every interaction. A connection of its own keeps it; the server releases it
+        when that connection ends, however the bot ends."""
         conn = await asyncpg.connect(self.url, server_settings={"application_name": "piecepack-bot"})
-        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", BOT_LOCK):
+        if not await conn.fetchval("SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+                                   BOT_LOCK + shards):
             await conn.close()
             return False
         self._held = conn
         return True
+
+    async def listen(self, wake) -> bool:
+        """Call `wake()` on every NOTIFY of CHANNEL, through a connection of its own (not the
+        pool's: LISTEN is the session's); if it drops, connect again (`listening` is False
+        meanwhile, and the worker looks at the database more often)."""
+        if self._listening is None:
+            self._listening = asyncio.create_task(self._listen(wake), name="piecepack-listen")
+        return True
+
+    @property
+    def listening(self) -> bool:
+        return self._listener is not None and not self._listener.is_closed()
+
+    async def _listen(self, wake) -> None:
+        failures = 0
+        while True:
+            dropped = asyncio.Event()
+            try:
+                conn = await asyncpg.connect(
+                    self.url, server_settings={"application_name": "piecepack-bot listener"})
+            except (OSError, asyncpg.PostgresError) as exc:
+                delay = LISTEN_RETRY[min(failures, len(LISTEN_RETRY) - 1)]
+                failures += 1
+                logging.getLogger("bot.storage").warning(
+                    "could not listen for work queued by other processes (%r); again in %g s",
+                    exc, delay)
+                await asyncio.sleep(delay)
+                continue
+            try:
+                conn.add_termination_listener(lambda _conn: dropped.set())
+                await conn.add_listener(CHANNEL, lambda *_: wake())
+                self._listener = conn
+                failures = 0
+                wake()   # (what was queued while it was down)
+                await dropped.wait()
+            finally:
+                self._listener = None
+                conn.terminate()
 
     @contextlib.asynccontextmanager
     async def connection(self):

@@ -40,6 +40,9 @@ class SqliteTx:
     async def xact_lock(self, key: str) -> None:
         pass   # one writer at a time already
 
+    async def notify(self) -> None:
+        pass   # one process per file (the lock file): the bot wakes its own worker
+
 
 class SqliteEngine(Engine):
     name = "sqlite"
@@ -58,10 +61,11 @@ class SqliteEngine(Engine):
                                      uri=not create)
         db.row_factory = aiosqlite.Row
         try:   # a file that is not a database fails at the first statement, not at connect
+            # (the wait first: another process may be migrating the file, see the switch to WAL)
+            await db.execute("PRAGMA busy_timeout=5000")
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
         except BaseException:
             await db.close()
             raise

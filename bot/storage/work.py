@@ -1,4 +1,12 @@
-"""Work items: timers (deadlines, reminders, computer turns) and the outbox of notices."""
+"""Work items: timers (deadlines, reminders, computer turns) and the outbox of notices.
+
+Several processes may share a database, so each item is claimed before it runs: a due timer
+by `claim_timers` (its claimed_by, until lease_until), a game's notices by `claim_outbox` (a
+lease on the game in outbox_leases: one process delivers a game's notices, in order). A
+claimant renews its leases while it works; a process that dies leaves them to lapse, and
+another takes the work over then. Lease times are wall-clock seconds (time.time(), the same
+on every machine kept by NTP); due times are the bot's clock (`now`).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +16,19 @@ from typing import Iterable
 from .model import _OUTBOX_COLUMNS, Conflict, Notice, OutboxItem, Timer, _outbox_item
 
 
+def _columns(table: str) -> str:
+    return ", ".join(f"{table}.{c.strip()}" for c in _OUTBOX_COLUMNS.split(","))
+
+
 class WorkStore:
     async def _insert_notices(self, tx, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
-        await tx.executemany(
-            "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
-            "next_attempt_at, tag, edit_of) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, n.target_kind, n.target_id, json.dumps(n.payload), now, now, n.tag, n.edit_of)
-             for n in notices])
+        rows = [(game_id, n.target_kind, n.target_id, json.dumps(n.payload), now, now, n.tag, n.edit_of)
+                for n in notices]
+        if rows:
+            await tx.executemany(
+                "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
+                "next_attempt_at, tag, edit_of) VALUES(?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            await tx.notify()
 
     # ---- timers ----------------------------------------------------------------------------
 
@@ -30,23 +44,78 @@ class WorkStore:
                     "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,))}
 
     async def set_timer(self, game_id: int, expected_version: int, kind: str, due_at: float | None,
-                        notices: Iterable[Notice], now: float) -> None:
+                        notices: Iterable[Notice], now: float, *, claim: str | None = None) -> None:
         """Reschedule (or, with due_at None, drop) one timer and queue notices, without changing
         the game: a reminder must not invalidate a move being made. Raises Conflict if the game
-        moved on since it was read (that move has set fresh timers)."""
+        moved on since it was read (that move has set fresh timers), or, with `claim`, if the
+        timer is no longer claimed by `claim` (its lease lapsed and another process fired it:
+        the notices must not go out twice). A timer moved is a new item, claimed by nobody."""
         async with self.engine.transaction() as tx:
             row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
                                  (game_id,))
             if row is None or row[0] != expected_version:
                 raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            if claim is not None:
+                held = await tx.first("SELECT claimed_by FROM timers WHERE game_id=? AND kind=?"
+                                      + self.engine.for_update, (game_id, kind))
+                if held is None or held[0] != claim:
+                    raise Conflict(f"timer {kind} of game {game_id} is no longer claimed by {claim}")
             if due_at is None:
                 await tx.execute("DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
             else:
                 await tx.execute(
                     "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
-                    "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at",
-                    (game_id, kind, due_at))
+                    "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, "
+                    "claimed_by=NULL, lease_until=NULL", (game_id, kind, due_at))
+                await tx.notify()
             await self._insert_notices(tx, game_id, notices, now)
+
+    async def claim_timers(self, me: str, now: float, wall: float, until: float,
+                           limit: int = 50) -> list[Timer]:
+        """Claim the timers due at `now` that nobody holds (or whose lease lapsed by `wall`)
+        for `me` until `until`, soonest first. Concurrent claimants get disjoint timers: on
+        PostgreSQL the rows one locks are skipped by the others, on SQLite writers take
+        turns (BEGIN IMMEDIATE)."""
+        async with self.engine.transaction() as tx:
+            rows = await tx.rows(
+                "UPDATE timers SET claimed_by=?, lease_until=? WHERE (game_id, kind) IN "
+                "(SELECT game_id, kind FROM timers WHERE due_at<=? "
+                "AND (lease_until IS NULL OR lease_until<=?) "
+                f"ORDER BY due_at LIMIT ?{self.engine.skip_locked}) "
+                "RETURNING game_id, kind, due_at, data, claimed_by",
+                (me, until, now, wall, limit))
+        return sorted((Timer(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows),
+                      key=lambda t: (t.due_at, t.game_id, t.kind))
+
+    async def release_timer(self, game_id: int, kind: str, me: str) -> None:
+        """Done with a claimed timer (if it is still there and still `me`'s: firing it may have
+        moved or dropped it)."""
+        async with self.engine.connection() as tx:
+            await tx.execute("UPDATE timers SET claimed_by=NULL, lease_until=NULL "
+                             "WHERE game_id=? AND kind=? AND claimed_by=?", (game_id, kind, me))
+
+    async def release_leases(self, me: str | None) -> None:
+        """Give up all that `me` holds (a process stopping); None: all that anyone holds (a
+        bot starting on SQLite, one process per file: what a killed run held is free now)."""
+        async with self.engine.transaction() as tx:
+            await tx.execute("UPDATE timers SET claimed_by=NULL, lease_until=NULL "
+                             "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
+            await tx.execute("DELETE FROM outbox_leases WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL",
+                             (me, me))
+            await tx.notify()
+
+    async def claimants(self) -> set[str]:
+        """Who holds some work now."""
+        async with self.engine.connection() as tx:
+            return {r[0] for r in await tx.rows(
+                    "SELECT claimed_by FROM timers WHERE claimed_by IS NOT NULL "
+                    "UNION SELECT claimed_by FROM outbox_leases")}
+
+    async def renew_leases(self, me: str, until: float) -> None:
+        """Keep what `me` holds (timers, games' outboxes) until `until`: it is still at work."""
+        async with self.engine.connection() as tx:
+            await tx.execute("UPDATE timers SET lease_until=? WHERE claimed_by=?", (until, me))
+            await tx.execute("UPDATE outbox_leases SET lease_until=? WHERE claimed_by=?", (until, me))
 
     async def drop_timers(self, game_id: int) -> None:
         async with self.engine.connection() as tx:
@@ -62,11 +131,62 @@ class WorkStore:
                 "AS due_times")
             return row[0]
 
+    async def next_wake(self, now: float, wall: float) -> float | None:
+        """In how many seconds work may be there to claim (None: nothing waits): the next timer
+        or notice due that nobody holds, or the next lease to lapse (work that another
+        process holds is taken over then, if that process has died)."""
+        async with self.engine.connection() as tx:
+            row = await tx.first(
+                "SELECT (SELECT MIN(due_at) FROM timers WHERE lease_until IS NULL OR lease_until<=?), "
+                "(SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL), "
+                "(SELECT MIN(lease_until) FROM timers WHERE lease_until>?), "
+                "(SELECT MIN(lease_until) FROM outbox_leases)", (wall, wall))
+        waits = [row[0] - now if row[0] is not None else None,
+                 row[1] - now if row[1] is not None else None,
+                 row[2] - wall if row[2] is not None else None,
+                 row[3] - wall if row[3] is not None else None]
+        waits = [w for w in waits if w is not None]
+        return max(0.0, min(waits)) if waits else None
+
     # ---- outbox ----------------------------------------------------------------------------
 
     async def add_notices(self, game_id: int | None, notices: Iterable[Notice], now: float) -> None:
         async with self.engine.transaction() as tx:
             await self._insert_notices(tx, game_id, notices, now)
+
+    async def claim_outbox(self, me: str, now: float, wall: float, until: float,
+                           limit: int = 200) -> list[OutboxItem]:
+        """Take (or keep) the lease on every game with notices due that no other process holds,
+        and return the due notices of the games `me` holds, in order. A racing claimant waits
+        for the lease row and then finds it held: each game has one deliverer at a time."""
+        async with self.engine.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO outbox_leases(game_key, claimed_by, lease_until) "
+                "SELECT DISTINCT COALESCE(o.game_id, -o.id), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) "
+                "FROM outbox AS o "
+                "WHERE o.delivered_at IS NULL AND o.failed IS NULL AND o.next_attempt_at<=? "
+                "ORDER BY 1 "   # (claimants lock the games in one order: no deadlock)
+
+                "ON CONFLICT(game_key) DO UPDATE SET claimed_by=excluded.claimed_by, "
+                "lease_until=excluded.lease_until "
+                "WHERE outbox_leases.lease_until<=? OR outbox_leases.claimed_by=excluded.claimed_by",
+                (me, until, now, wall))
+            return [_outbox_item(r) for r in await tx.rows(
+                    f"SELECT {_columns('o')} FROM outbox AS o JOIN outbox_leases AS l "
+                    "ON l.game_key = COALESCE(o.game_id, -o.id) WHERE l.claimed_by=? "
+                    "AND o.delivered_at IS NULL AND o.failed IS NULL AND o.next_attempt_at<=? "
+                    "ORDER BY o.id LIMIT ?", (me, now, limit))]
+
+    async def release_outbox(self, game_id: int | None, item_id: int, me: str, now: float) -> bool:
+        """Give up `me`'s lease on a game's notices (`item_id`: one of them, which names a
+        notice of no game) if none is due any more; False if one is (deliver it first)."""
+        key = game_id if game_id is not None else -item_id
+        async with self.engine.connection() as tx:
+            return await tx.execute(
+                "DELETE FROM outbox_leases WHERE game_key=? AND claimed_by=? AND NOT EXISTS "
+                "(SELECT 1 FROM outbox AS o WHERE COALESCE(o.game_id, -o.id)=? "
+                "AND o.delivered_at IS NULL AND o.failed IS NULL AND o.next_attempt_at<=?)",
+                (key, me, key, now)) > 0
 
     async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxItem]:
         async with self.engine.connection() as tx:
@@ -185,20 +305,30 @@ class WorkStore:
         return rows
 
     async def retime(self, game_id: int, expected_version: int, timers: dict[str, tuple[float, dict]],
-                     notices: Iterable[Notice], now: float) -> None:
+                     notices: Iterable[Notice], now: float, *,
+                     claim: tuple[str, str] | None = None) -> None:
         """Move some of a game's timers (kind -> (due_at, data); others stay; due_at None
         drops one) and queue notices, without a new version (like set_timer). Raises Conflict
-        if the game moved on since it was read."""
+        if the game moved on since it was read, or, with `claim` (a timer's kind and its
+        claimant), if that timer is no longer claimed by it (as set_timer)."""
         async with self.engine.transaction() as tx:
             row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
                                  (game_id,))
             if row is None or row[0] != expected_version:
                 raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            if claim is not None:
+                kind, me = claim
+                held = await tx.first("SELECT claimed_by FROM timers WHERE game_id=? AND kind=?"
+                                      + self.engine.for_update, (game_id, kind))
+                if held is None or held[0] != me:
+                    raise Conflict(f"timer {kind} of game {game_id} is no longer claimed by {me}")
             await tx.executemany(
                 "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?) "
-                "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data",
+                "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data, "
+                "claimed_by=NULL, lease_until=NULL",
                 [(game_id, kind, due, json.dumps(data)) for kind, (due, data) in timers.items()
                  if due is not None])
             await tx.executemany("DELETE FROM timers WHERE game_id=? AND kind=?",
                                  [(game_id, kind) for kind, (due, _) in timers.items() if due is None])
+            await tx.notify()
             await self._insert_notices(tx, game_id, notices, now)

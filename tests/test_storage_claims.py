@@ -1,0 +1,137 @@
+"""Work claimed once by one of several processes on one database (two Store objects, each its
+own connections; on SQLite two connections to one file): timers and the outbox's games are
+claimed by one claimant at a time, leases lapse and are taken over, a lapsed claimant's
+fenced write fails."""
+
+import asyncio
+
+import pytest
+
+from bot.storage import Conflict, Notice, Store
+from tests.pg import database_for
+
+
+async def two_stores(tmp_path):
+    target = database_for(tmp_path / "db.sqlite3")
+    return await Store.open(target), await Store.open(target)
+
+
+async def new_game(store, host=10):
+    return await store.create_game(game="relativity", guild_id=1, channel_id=2, host_id=host,
+                                   host_name="A", options={}, deadline_seconds=None,
+                                   invited_id=None, now=1.0)
+
+
+async def test_concurrent_claims_are_disjoint_and_lapsed_leases_are_taken_over(tmp_path):
+    a, b = await two_stores(tmp_path)
+    games = [await new_game(a, host=10 + i) for i in range(6)]
+    for i, game in enumerate(games):
+        await a.commit(game.id, 0, now=2.0, changes={}, timers={
+            "deadline": (10.0 + i, {}), "reminder": (5.0 + i, {}), "later": (500.0, {})})
+    claims = await asyncio.gather(*(store.claim_timers(f"p{i}", 100.0, 1000.0, 1030.0, limit=3)
+                                    for i, store in enumerate([a, b] * 3)))
+    got = [(t.game_id, t.kind) for claim in claims for t in claim]
+    assert len(got) == len(set(got)) == 12   # every due timer once, none twice
+    assert all(t.claimed_by == f"p{i}" for i, claim in enumerate(claims) for t in claim)
+    assert await b.claim_timers("p9", 100.0, 1029.0, 1060.0) == []   # all held
+
+    # p0's lease lapses: another claims its timers; p0's fenced write then fails
+    taken = await b.claim_timers("p9", 100.0, 1030.0, 1060.0)
+    assert {(t.game_id, t.kind) for t in taken} == set(got)
+    t = claims[0][0]
+    game = await a.get_game(t.game_id)
+    with pytest.raises(Conflict):
+        await a.set_timer(t.game_id, game.version, t.kind, 900.0,
+                          [Notice("channel", 2, {"content": "twice"})], 100.0, claim="p0")
+    assert not [o for o in await a.outbox_rows() if o["payload"]["content"] == "twice"]
+    # ... while the holder's write goes through, and the moved timer is claimed by nobody
+    await b.set_timer(t.game_id, game.version, t.kind, 900.0, [], 100.0, claim="p9")
+    moved = (await a.timers_of(t.game_id))[t.kind]
+    assert (moved.due_at, moved.claimed_by) == (900.0, None)
+    # released timers are claimable again at once
+    t2 = taken[1]
+    await b.release_timer(t2.game_id, t2.kind, "p0")   # (not p0's: nothing happens)
+    assert await a.claim_timers("p1", 100.0, 1031.0, 1060.0) == []
+    await b.release_timer(t2.game_id, t2.kind, "p9")
+    assert [(x.game_id, x.kind) for x in await a.claim_timers("p1", 100.0, 1031.0, 1060.0)] == \
+        [(t2.game_id, t2.kind)]
+    await a.close()
+    await b.close()
+
+
+async def test_next_wake_counts_leases(tmp_path):
+    a, b = await two_stores(tmp_path)
+    game = await new_game(a)
+    assert await a.next_wake(0.0, 1000.0) is None
+    await a.commit(game.id, 0, now=2.0, changes={}, timers={"deadline": (10.0, {})})
+    assert await a.next_wake(4.0, 1000.0) == 6.0
+    assert [t.kind for t in await b.claim_timers("b", 10.0, 1000.0, 1030.0)] == ["deadline"]
+    # held by b: a survivor looks again when b's lease lapses (wall clock)
+    assert await a.next_wake(10.0, 1010.0) == 20.0
+    await b.renew_leases("b", 1050.0)
+    assert await a.next_wake(10.0, 1010.0) == 40.0
+    assert [t.kind for t in await a.claim_timers("a", 10.0, 1050.0, 1080.0)] == ["deadline"]
+    await a.close()
+    await b.close()
+
+
+async def test_outbox_leases_keep_a_games_order_and_release_only_when_drained(tmp_path):
+    a, b = await two_stores(tmp_path)
+    one, two = await new_game(a, 10), await new_game(a, 11)
+    for i in range(3):
+        await a.add_notices(one.id, [Notice("channel", 2, {"content": f"one {i}"})], 1.0)
+        await a.add_notices(two.id, [Notice("channel", 2, {"content": f"two {i}"})], 1.0)
+    await a.add_notices(None, [Notice("user", 5, {"content": "no game"})], 1.0)
+    got_a, got_b = await asyncio.gather(a.claim_outbox("a", 5.0, 1000.0, 1030.0),
+                                        b.claim_outbox("b", 5.0, 1000.0, 1030.0))
+    # each game wholly to one claimant, in order
+    assert got_a and not got_b or got_b and not got_a or {
+        i.game_id for i in got_a}.isdisjoint({i.game_id for i in got_b})
+    everything = got_a + got_b
+    assert len(everything) == 7
+    for items in (got_a, got_b):
+        for game in (one.id, two.id):
+            ids = [i.id for i in items if i.game_id == game]
+            assert ids == sorted(ids)
+    holder, other = ("a", b) if any(i.game_id == one.id for i in got_a) else ("b", a)
+    holding = a if holder == "a" else b
+    mine = [i for i in everything if i.game_id == one.id]
+    # another claimant gets nothing of game one while the lease holds, even with new notices
+    await holding.add_notices(one.id, [Notice("channel", 2, {"content": "one 3"})], 2.0)
+    assert not [i for i in await other.claim_outbox("z", 5.0, 1001.0, 1031.0) if i.game_id == one.id]
+    # not drained: the lease stays
+    await holding.outbox_delivered(mine[0].id, 3.0, 1)
+    assert not await holding.release_outbox(one.id, mine[0].id, holder, 5.0)
+    again = [i for i in await holding.claim_outbox(holder, 5.0, 1002.0, 1032.0) if i.game_id == one.id]
+    assert [i.payload["content"] for i in again] == ["one 1", "one 2", "one 3"]
+    for item in again:
+        await holding.outbox_delivered(item.id, 3.0, 1)
+    assert await holding.release_outbox(one.id, mine[0].id, holder, 5.0)
+    # a lapsed lease is taken over
+    await holding.add_notices(one.id, [Notice("channel", 2, {"content": "one 4"})], 4.0)
+    assert [i.payload["content"] for i in await holding.claim_outbox(holder, 5.0, 1003.0, 1004.0)
+            if i.game_id == one.id] == ["one 4"]
+    assert not [i for i in await other.claim_outbox("z", 5.0, 1003.5, 1033.0) if i.game_id == one.id]
+    assert [i.payload["content"] for i in await other.claim_outbox("z", 5.0, 1004.0, 1034.0)
+            if i.game_id == one.id] == ["one 4"]
+    await a.close()
+    await b.close()
+
+
+async def test_releasing_a_claimants_leases_or_everyones(tmp_path):
+    a, b = await two_stores(tmp_path)
+    one, two = await new_game(a, 10), await new_game(a, 11)
+    for game in (one, two):
+        await a.commit(game.id, 0, now=2.0, changes={}, timers={"deadline": (10.0, {})})
+        await a.add_notices(game.id, [Notice("channel", 2, {"content": "x"})], 1.0)
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0, limit=1)) == 1
+    assert len(await b.claim_timers("b", 10.0, 1000.0, 1030.0)) == 1
+    await a.claim_outbox("a", 10.0, 1000.0, 1030.0)
+    await b.release_leases("a")   # a stopped cleanly: its work is b's at once
+    assert len(await b.claim_timers("b", 10.0, 1000.0, 1030.0)) == 1
+    assert len(await b.claim_outbox("b", 10.0, 1000.0, 1030.0)) == 2
+    await a.release_leases(None)   # everyone's
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0)) == 2
+    assert len(await a.claim_outbox("a", 10.0, 1000.0, 1030.0)) == 2
+    await a.close()
+    await b.close()
