@@ -43,6 +43,22 @@ class WorkStore:
             return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await tx.rows(
                     "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,))}
 
+    async def _still(self, tx, game_id: int, expected_version: int,
+                     claim: tuple[str, str] | None) -> None:
+        """Conflict unless the game is still at `expected_version` and, with `claim` (a
+        timer's kind and its claimant), that timer is still claimed by it; both rows locked
+        until the transaction ends."""
+        row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
+                             (game_id,))
+        if row is None or row[0] != expected_version:
+            raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+        if claim is not None:
+            kind, me = claim
+            held = await tx.first("SELECT claimed_by FROM timers WHERE game_id=? AND kind=?"
+                                  + self.engine.for_update, (game_id, kind))
+            if held is None or held[0] != me:
+                raise Conflict(f"timer {kind} of game {game_id} is no longer claimed by {me}")
+
     async def set_timer(self, game_id: int, expected_version: int, kind: str, due_at: float | None,
                         notices: Iterable[Notice], now: float, *, claim: str | None = None) -> None:
         """Reschedule (or, with due_at None, drop) one timer and queue notices, without changing
@@ -51,15 +67,7 @@ class WorkStore:
         timer is no longer claimed by `claim` (its lease lapsed and another process fired it:
         the notices must not go out twice). A timer moved is a new item, claimed by nobody."""
         async with self.engine.transaction() as tx:
-            row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
-                                 (game_id,))
-            if row is None or row[0] != expected_version:
-                raise Conflict(f"game {game_id} is no longer at version {expected_version}")
-            if claim is not None:
-                held = await tx.first("SELECT claimed_by FROM timers WHERE game_id=? AND kind=?"
-                                      + self.engine.for_update, (game_id, kind))
-                if held is None or held[0] != claim:
-                    raise Conflict(f"timer {kind} of game {game_id} is no longer claimed by {claim}")
+            await self._still(tx, game_id, expected_version, (kind, claim) if claim else None)
             if due_at is None:
                 await tx.execute("DELETE FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
             else:
@@ -312,16 +320,7 @@ class WorkStore:
         if the game moved on since it was read, or, with `claim` (a timer's kind and its
         claimant), if that timer is no longer claimed by it (as set_timer)."""
         async with self.engine.transaction() as tx:
-            row = await tx.first("SELECT version FROM games WHERE id=?" + self.engine.for_update,
-                                 (game_id,))
-            if row is None or row[0] != expected_version:
-                raise Conflict(f"game {game_id} is no longer at version {expected_version}")
-            if claim is not None:
-                kind, me = claim
-                held = await tx.first("SELECT claimed_by FROM timers WHERE game_id=? AND kind=?"
-                                      + self.engine.for_update, (game_id, kind))
-                if held is None or held[0] != me:
-                    raise Conflict(f"timer {kind} of game {game_id} is no longer claimed by {me}")
+            await self._still(tx, game_id, expected_version, claim)
             await tx.executemany(
                 "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?) "
                 "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, data=excluded.data, "
