@@ -7,19 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Conflict, Notice, Store
-from tests.pg import database_for
-
-
-async def two_stores(tmp_path):
-    target = database_for(tmp_path / "db.sqlite3")
-    return await Store.open(target), await Store.open(target)
-
-
-async def new_game(store, host=10):
-    return await store.create_game(game="relativity", guild_id=1, channel_id=2, host_id=host,
-                                   host_name="A", options={}, deadline_seconds=None,
-                                   invited_id=None, now=1.0)
+from bot.storage import Conflict, Notice
+from tests.test_storage_concurrency import new_game, two_stores
 
 
 async def test_concurrent_claims_are_disjoint_and_lapsed_leases_are_taken_over(tmp_path):
