@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from typing import Any, Iterable
 
 import aiosqlite
@@ -63,7 +64,7 @@ class SqliteEngine(Engine):
         try:   # a file that is not a database fails at the first statement, not at connect
             # (the wait first: another process may be migrating the file, see the switch to WAL)
             await db.execute("PRAGMA busy_timeout=5000")
-            await db.execute("PRAGMA journal_mode=WAL")
+            await switch_to_wal(db)
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
         except BaseException:
@@ -112,3 +113,17 @@ class SqliteEngine(Engine):
 
     def same(self, a: str, b: str) -> str:
         return f"{a} IS {b}"
+
+
+async def switch_to_wal(db: aiosqlite.Connection, tries: int = 50) -> None:
+    """PRAGMA journal_mode=WAL, tried again while another connection holds the file: the switch
+    wants the file to itself and SQLite answers "database is locked" at once, without waiting
+    out busy_timeout, when several connections open a new file together."""
+    for attempt in range(tries):
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == tries - 1:
+                raise
+            await asyncio.sleep(0.02 * (attempt + 1))
