@@ -23,7 +23,7 @@ import pytest
 import engine
 from bot.settings import setup_logging
 from tests.botkit import FakeClock, command, fake_discord, press, running_bot, settings_for
-from tests.test_bot_leaks import Run, entries, explain, log_lines
+from tests.test_bot_leaks import Run, ask_in_words, entries, explain, log_lines
 from tests.test_bot_leaks import drawings, quiet_logging  # noqa: F401  (fixtures)
 
 GAME = engine.get_game("galaxies")
@@ -83,13 +83,7 @@ async def probe(run, name, turn):
     await run.step(f"{turn}: {name} bad /move", command(fake, user, "move", {"move": "7,7>8,8"},
                                                         channel=thread))
     await run.step(f"{turn}: {name} opens controls", press(fake, user, f"pp:mine:{run.game_id}"))
-    # The position in words (issue 23): asked for, and the Describe button under the board.
-    await run.step(f"{turn}: {name} /board text", command(fake, user, "board", {"text": True},
-                                                          channel=thread))
-    described = [m for m in fake.messages(thread) if f"pp:describe:{run.game_id}" in m.custom_ids()]
-    assert described, "the board post has a Describe button"
-    await run.step(f"{turn}: {name} describe", press(fake, user, f"pp:describe:{run.game_id}",
-                                                     message_id=described[-1].id))
+    await ask_in_words(run, name, turn)
     old = [(m, c) for m in fake.messages(thread) for c in m.custom_ids() if c.startswith("pp:act:")]
     if old:
         await run.step(f"{turn}: {name} old target", press(fake, user, old[0][1],

@@ -262,6 +262,17 @@ async def choose_face(run: Run, name: str, face: str, *, differs_before: bool,
         run.private[done.token] = name
 
 
+async def ask_in_words(run: Run, name: str, turn: int) -> None:
+    """The position in words (issue 23): asked for, and the Describe button under the board."""
+    fake, user, thread = run.fake, run.users[name], run.thread
+    await run.step(f"{turn}: {name} /board text", command(fake, user, "board", {"text": True},
+                                                          channel=thread))
+    described = [m for m in fake.messages(thread) if f"pp:describe:{run.game_id}" in m.custom_ids()]
+    assert described, "the board post has a Describe button"
+    await run.step(f"{turn}: {name} describe", press(fake, user, f"pp:describe:{run.game_id}",
+                                                     message_id=described[-1].id))
+
+
 async def probe(run: Run, name: str, turn: int) -> None:
     """Everything a player who has not chosen yet (or a spectator) can ask or press now."""
     fake, user, thread = run.fake, run.users[name], run.thread
@@ -272,13 +283,7 @@ async def probe(run: Run, name: str, turn: int) -> None:
     await run.step(f"{turn}: {name} bad /move", command(fake, user, "move", {"move": "up 7"},
                                                         channel=thread))
     await run.step(f"{turn}: {name} opens controls", press(fake, user, f"pp:mine:{run.game_id}"))
-    # The position in words (issue 23): asked for, and the Describe button under the board.
-    await run.step(f"{turn}: {name} /board text", command(fake, user, "board", {"text": True},
-                                                          channel=thread))
-    described = [m for m in fake.messages(thread) if f"pp:describe:{run.game_id}" in m.custom_ids()]
-    assert described, "the board post has a Describe button"
-    await run.step(f"{turn}: {name} describe", press(fake, user, f"pp:describe:{run.game_id}",
-                                                     message_id=described[-1].id))
+    await ask_in_words(run, name, turn)
     # Old public controls from earlier act phases: a step button, a tile menu.
     old = [(m, c) for m in fake.messages(thread) for c in m.custom_ids()]
     step = next(((m, c) for m, c in old if c.startswith("pp:act:")), None)
