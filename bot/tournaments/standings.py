@@ -39,6 +39,8 @@ _SHORT = {
     "Buchholz": "Buch", "Sonneborn-Berger": "SB", "Head-to-head": "H2H", "Wins": "Wins",
     "Best": "Best",
 }
+# Narrower heads for the text table, which must fit a phone's width.
+_TEXT_HEADS = {"Games": "GP", "Byes": "Bye"}
 TEXT_LIMIT = 2000  # Discord's message length
 
 
@@ -141,6 +143,14 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
     return rows
 
 
+def best_possible_note(best: dict[int, float]) -> str:
+    """Pack Solitaire duplicate: the best score each closed round's deal allowed (the engine's
+    solver gives it), e.g. 'Best possible: round 1 48, round 2 52'."""
+    if not best:
+        return ""
+    return "Best possible: " + ", ".join(f"round {r} {_number(v)}" for r, v in sorted(best.items()))
+
+
 def _number(value: float) -> str:
     """1.0 -> '1', 2.5 -> '2.5', 2.25 -> '2.25' (Sonneborn-Berger can reach quarters)."""
     return f"{value:.2f}".rstrip("0").rstrip(".")
@@ -166,21 +176,23 @@ def standings_table(fmt: str, rows: list[Standing], names: dict[str, str]
 
 
 def standings_text(fmt: str, rows: list[Standing], names: dict[str, str],
-                   limit: int = TEXT_LIMIT) -> str:
+                   limit: int = TEXT_LIMIT, note: str = "") -> str:
     """The standings as a Discord code block, at most `limit` characters: names cut to fit a
-    phone's width, and when the field is too long the last rows left out with a note saying
-    how many. Withdrawn entrants are marked with a dagger."""
+    phone's width, and when the field is too long the last rows left out with a line saying
+    how many. Withdrawn entrants are marked with a dagger. `note` (e.g. `best_possible_note`)
+    goes below the table, inside the block."""
     columns, table = standings_table(fmt, rows, names)
-    name_width = 16
+    name_width = 14
     cells = []
     for s, row in zip(rows, table):
         # a backtick in a display name would end the code block early
         name = names.get(s.entrant, s.entrant).replace("`", "'")
-        name = name if len(name) <= name_width else name[:name_width - 1] + "…"
+        room = name_width - 2 if s.withdrawn else name_width
+        name = name if len(name) <= room else name[:room - 1] + "…"
         if s.withdrawn:
-            name = (name[:name_width - 2] + " †") if len(name) > name_width - 2 else name + " †"
+            name += " †"
         cells.append([row[0], name, *row[2:]])
-    heads = list(columns)
+    heads = [_TEXT_HEADS.get(c, c) for c in columns]
     widths = [max(len(r[i]) for r in [heads, *cells]) for i in range(len(heads))]
 
     def line(cols: list[str]) -> str:
@@ -197,6 +209,8 @@ def standings_text(fmt: str, rows: list[Standing], names: dict[str, str],
             tail.append(f"… and {len(body) - shown} more")
         if legend:
             tail.append(legend)
+        if note:
+            tail.append(note.replace("`", "'"))
         text = "\n".join(head + body[:shown] + tail + ["```"])
         if len(text) <= limit:
             return text
