@@ -91,7 +91,9 @@ def standings_svg(title: str, columns: list[str], rows: list[list[str]],
                                 stroke_width=2, class_="medal", data_place=place))
         parts.append(text(xs[0], middle, place, FONT, bold=True, fill=INK, class_="place"))
         if len(row) > 1:
-            parts.append(text(xs[1], middle, _fit_name(row[1], name_chars - 2 if r in highlight else name_chars), FONT, bold=r in highlight,
+            # bold (highlighted) letters are wider: two fewer of them
+            chars = name_chars - 2 if r in highlight else name_chars
+            parts.append(text(xs[1], middle, _fit_name(row[1], chars), FONT, bold=r in highlight,
                               anchor="start", fill=INK, class_="name"))
         for x, cell in zip(xs[2:], row[2:]):
             parts.append(text(x, middle, cell, FONT, anchor="end", fill=INK, class_="cell"))

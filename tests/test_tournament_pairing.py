@@ -270,3 +270,23 @@ def test_formats_and_default_rounds():
     with pytest.raises(ValueError):
         pair_round("knockout", ids(4), [], [], 1, seed=0)
     assert set(FORMATS) == {"swiss", "round-robin", "tables", "duplicate"}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tiny_fields(fmt):
+    assert pair_round(fmt, [], [], [], 1, seed=0).tables == ()
+    one = pair_round(fmt, ids(1), [], [], 1, seed=0)
+    assert [t.seats for t in one.tables] == ([(ids(1)[0],)] if fmt == "duplicate" else [])
+    assert one.bye == (None if fmt == "duplicate" else ids(1)[0])
+    two = pair_round(fmt, ids(2), [], [], 1, seed=0)
+    assert sorted(e for t in two.tables for e in t.seats) == ids(2) and two.bye is None
+
+
+def test_double_round_robin_swaps_seats():
+    people = ids(6)
+    rounds = default_rounds("round-robin", 6)
+    first = [t.seats for n in range(1, rounds + 1)
+             for t in pair_round("round-robin", people, [], [], n, seed=4).tables]
+    second = [t.seats for n in range(rounds + 1, 2 * rounds + 1)
+              for t in pair_round("round-robin", people, [], [], n, seed=4).tables]
+    assert second == [(b, a) for a, b in first]

@@ -191,7 +191,8 @@ def test_alt_text_of_a_big_field_stays_short():
 
 
 def test_best_possible_note_in_text_image_and_alt():
-    rows = standings("duplicate", [A, B], [], [Result(1, (A,), {A: 40}), Result(1, (B,), {B: 44})], [])
+    results = [Result(1, (A,), {A: 40}), Result(1, (B,), {B: 44})]
+    rows = standings("duplicate", [A, B], [], results, [])
     note = best_possible_note({2: 52, 1: 48})
     assert note == "Best possible: round 1 48, round 2 52"
     text = standings_text("duplicate", rows, NAMES, note=note)

@@ -92,7 +92,8 @@ class Result:
     """One finished (or settled) table."""
     round: int
     seats: tuple[str, ...]
-    points: dict[str, float]  # swiss/rr: 1 / 0.5 / 0; tables: by finishing place; duplicate: the score
+    # swiss/rr: 1 / 0.5 / 0; tables: by finishing place (table_points); duplicate: the score
+    points: dict[str, float]
     forfeit: tuple[str, ...] = ()  # who lost by forfeit (withdrawn, removed, deadline policy)
 
 
