@@ -37,8 +37,8 @@ SHADE = HIGHLIGHT
 
 def _layout(columns: list[str]) -> tuple[list[float], float]:
     """x of each column's anchor (number columns: their right edge) and the name width."""
-    # a number column is as wide as its head needs (bold 15: about 10 units a letter)
-    widths = [max(NUMBER_WIDTH, 10 * len(head) + 14) for head in columns[2:]]
+    # a number column is as wide as its head needs (bold 16: about 11 units a letter)
+    widths = [max(NUMBER_WIDTH, 11 * len(head) + 18) for head in columns[2:]]
     name_width = WIDTH - 2 * MARGIN - PLACE_WIDTH - sum(widths)
     xs = [MARGIN + PLACE_WIDTH / 2, MARGIN + PLACE_WIDTH + 6]
     right = MARGIN + PLACE_WIDTH + name_width
@@ -72,7 +72,7 @@ def standings_svg(title: str, columns: list[str], rows: list[list[str]],
     head_y = TITLE_HEIGHT + HEAD_HEIGHT / 2
     for i, (x, head) in enumerate(zip(xs, columns)):
         anchor = "middle" if i == 0 else "start" if i == 1 else "end"
-        parts.append(text(x, head_y, head, 15, bold=True, anchor=anchor, fill=SOFT,
+        parts.append(text(x, head_y, head, 16, bold=True, anchor=anchor, fill=SOFT,
                           class_="head"))
     parts.append(line(MARGIN, top - 1, WIDTH - MARGIN, top - 1, stroke=RULE, stroke_width=2))
     for r, row in enumerate(rows):
@@ -100,7 +100,7 @@ def standings_svg(title: str, columns: list[str], rows: list[list[str]],
     if not rows:
         parts.append(text(WIDTH / 2, top + ROW_HEIGHT / 2, "No entrants yet", FONT, fill=SOFT))
     if note:
-        parts.append(text(MARGIN, bottom + ROW_HEIGHT / 2, fit(note, 58), 15, anchor="start",
+        parts.append(text(MARGIN, bottom + ROW_HEIGHT / 2, fit(note, 54), 16, anchor="start",
                           fill=SOFT, class_="note"))
     return document(WIDTH, height, "".join(parts), data_kind="standings", data_rows=len(rows))
 

@@ -11,6 +11,7 @@ from bot.tournaments import (Result, Standing, best_possible_note, standings, st
                              standings_text, table_points, tiebreak_names)
 from render.standings import standings_alt, standings_svg
 from render.svg import svg_size, svg_to_png
+from tests.test_render_legibility import MIN_PX, text_sizes
 
 A, B, C, D, E = "111", "222", "333", "444", "555"
 NAMES = {A: "Ann", B: "Bob", C: "Cy", D: "Dee", E: "Eve"}
@@ -203,3 +204,14 @@ def test_best_possible_note_in_text_image_and_alt():
     assert 'class="note"' in standings_svg(title, columns, table, note=note)
     alt = standings_alt(title, columns, table, note=note)
     assert alt.startswith(f"{title}. {note}. 1, Bob: Pts 44, Best 44, Games 1.")
+
+
+def test_standings_image_is_legible_at_the_preview_width():
+    # the boards' rule (tests/test_render_legibility.py): no text under 11 px at 400 px wide
+    people, results, names = big_field(12)
+    rows = standings("swiss", people, [people[0]], results, [])
+    columns, table = standings_table("swiss", rows, names)
+    svg = standings_svg("Swiss: Relativity, after round 1", columns, table, {0},
+                        note=best_possible_note({1: 50}))
+    size, content = min(text_sizes(svg))
+    assert size >= MIN_PX, f"{content!r} is {size:.1f} px tall"
