@@ -290,3 +290,29 @@ def test_double_round_robin_swaps_seats():
     second = [t.seats for n in range(rounds + 1, 2 * rounds + 1)
               for t in pair_round("round-robin", people, [], [], n, seed=4).tables]
     assert second == [(b, a) for a, b in first]
+
+
+def test_blossom_matching_is_maximum():
+    from bot.tournaments.matching import _max_matching
+
+    def brute(n, edges):
+        @lru_cache(maxsize=None)
+        def best(free: frozenset) -> int:
+            if not free:
+                return 0
+            v = min(free)
+            rest = free - {v}
+            return max([best(rest)] + [1 + best(rest - {w}) for w in rest if (v, w) in edges])
+        return best(frozenset(range(n)))
+
+    rng = random.Random(9)
+    for trial in range(600):
+        n = rng.randint(1, 11)
+        p = rng.choice((0.2, 0.35, 0.5))
+        edges = {(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < p}
+        edges |= {(b, a) for a, b in edges}
+        adj = [{b for a, b in edges if a == v} for v in range(n)]
+        match = _max_matching(n, adj)
+        assert all(match[v] == -1 or (v, match[v]) in edges and match[match[v]] == v
+                   for v in range(n))
+        assert sum(m != -1 for m in match) // 2 == brute(n, frozenset(edges))
