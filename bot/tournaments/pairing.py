@@ -10,7 +10,8 @@ Formats (issue 25):
   entrants still unpaired can then be paired with no more rematches than the fewest possible
   for the whole round (checked exactly with a maximum matching, so the search never paints
   itself into a corner). Pairs where both entrants already had one seat two more times than
-  the other are avoided the same way when that costs no rematch. Seats: whoever had first seat
+  the other (one of them would reach three) are avoided the same way when that costs no
+  rematch; when it would, the rematch is avoided first. Seats: whoever had first seat
   less often (firsts minus seconds) gets it; level, whoever sat second last time; still level,
   a seeded coin.
 - ``round-robin``: the circle method (Berger tables) over the whole field: every pair meets
@@ -133,15 +134,17 @@ def _rng(seed: int, number: int, what: str) -> random.Random:
 
 
 def _ranking(fmt: str, entrants: list[str], results: list[Result], byes: list[str],
-             rng: random.Random) -> list[str]:
-    """Entrants best first by the standings; entrants level on everything in a seeded order."""
+             rng: random.Random) -> tuple[list[str], dict[str, float]]:
+    """Entrants best first by the standings (entrants level on everything in a seeded order),
+    and everyone's points (byes included)."""
     from .standings import standings  # standings imports Result from here
 
     order = list(entrants)
     rng.shuffle(order)
     tie = {e: i for i, e in enumerate(order)}
     rows = {s.entrant: s for s in standings(fmt, entrants, [], results, byes)}
-    return sorted(order, key=lambda e: (rows[e].place, tie[e]))
+    ranked = sorted(order, key=lambda e: (rows[e].place, tie[e]))
+    return ranked, {e: s.points for e, s in rows.items()}
 
 
 # --- Swiss ----------------------------------------------------------------------------------
@@ -163,7 +166,7 @@ def _seat_history(results: list[Result]) -> tuple[Counter, dict[str, int]]:
 def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: int,
            seed: int) -> Round:
     rng = _rng(seed, number, "swiss")
-    ranked = _ranking("swiss", entrants, results, byes, rng)
+    ranked, points = _ranking("swiss", entrants, results, byes, rng)
     met = {frozenset(r.seats) for r in results if len(r.seats) == 2}
     balance, last = _seat_history(results)
 
@@ -191,11 +194,12 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
         bye = best[1]
         ranked = [e for e in ranked if e != bye]
 
-    matcher = Matcher(ranked, strained)
-    if matcher.shortfall(ranked):  # rematches or strained seats unavoidable: rematches count
-        matcher = Matcher(ranked, rematch)
+    # Avoid strained seats too when that costs no rematch: a pairing with as few bad pairs
+    # (rematch or strained) as the fewest rematches possible has no strained pair at all.
+    matcher, loose = Matcher(ranked, strained), Matcher(ranked, rematch)
+    if matcher.shortfall(ranked) > loose.shortfall(ranked):
+        matcher = loose
     position = {e: i for i, e in enumerate(ranked)}
-    points = _points(results)
 
     def wants_first(e: str) -> int:
         if balance[e]:
@@ -203,8 +207,10 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
         return {0: -1, 1: 1}.get(last.get(e), 0)
 
     def prefer(a: str, others: list[str]) -> list[str]:
-        # nearest score first; among equals, one whose seat wish fits a's; then nearest below
-        return sorted(others, key=lambda b: (abs(points[a] - points[b]),
+        # no third seat ahead when it can be helped (only matters when rematches are forced);
+        # nearest score; among equals, one whose seat wish fits a's; then nearest below
+        return sorted(others, key=lambda b: (strained(a, b) and not rematch(a, b),
+                                              abs(points[a] - points[b]),
                                               wants_first(a) * wants_first(b) > 0,
                                               position[b]))
 
@@ -218,13 +224,6 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
             first = a if key_a < key_b else b
         tables.append(Table((first, b if first == a else a)))
     return Round(number, tuple(tables), bye)
-
-
-def _points(results: list[Result]) -> Counter:
-    total: Counter = Counter()
-    for r in results:
-        total.update(r.points)
-    return total
 
 
 # --- round robin ----------------------------------------------------------------------------
@@ -302,7 +301,7 @@ def table_sizes(count: int) -> list[int]:
 def _tables(entrants: list[str], results: list[Result], byes: list[str], number: int,
             seed: int) -> Round:
     rng = _rng(seed, number, "tables")
-    ranked = _ranking("tables", entrants, results, byes, rng)
+    ranked, _ = _ranking("tables", entrants, results, byes, rng)
     seat_sum: Counter = Counter()
     seat_count: Counter = Counter()
     for r in results:
