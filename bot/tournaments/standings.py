@@ -41,6 +41,13 @@ _SHORT = {
 }
 # Narrower heads for the text table, which must fit a phone's width.
 _TEXT_HEADS = {"Games": "GP", "Byes": "Bye"}
+# What the short heads mean, under the text table (a line each fits a phone).
+_LEGEND = {
+    "swiss": "Buch Buchholz, SB Sonneborn-Berger",
+    "round-robin": "H2H head-to-head, Wins games won",
+    "tables": "Wins tables finished first",
+    "duplicate": "Best best single score",
+}
 TEXT_LIMIT = 2000  # Discord's message length
 
 
@@ -200,15 +207,15 @@ def standings_text(fmt: str, rows: list[Standing], names: dict[str, str],
         out += [c.rjust(w) for c, w in zip(cols[2:], widths[2:])]
         return " ".join(out).rstrip()
 
-    legend = "† withdrawn" if any(s.withdrawn for s in rows) else ""
+    legend = ", ".join(["GP games played", *(["Bye byes"] if "Byes" in columns else []),
+                        *(["† withdrawn"] if any(s.withdrawn for s in rows) else [])])
     head = ["```", line(heads)]
     body = [line(c) for c in cells]
     for shown in range(len(body), -1, -1):
         tail = []
         if shown < len(body):
             tail.append(f"… and {len(body) - shown} more")
-        if legend:
-            tail.append(legend)
+        tail += [_LEGEND[fmt], legend]
         if note:
             tail.append(note.replace("`", "'"))
         text = "\n".join(head + body[:shown] + tail + ["```"])
