@@ -90,12 +90,10 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
     """Everyone ranked, best first. `entrants`: everyone who took part (sign-up order; anyone
     in `withdrawn` may be in it or not); `withdrawn`: who left or was removed; `results`: every
     finished or settled table; `byes`: one entry per bye had."""
-    names = tiebreak_names(fmt)  # checks fmt
-    people = list(dict.fromkeys(list(entrants) + list(withdrawn)))
-    for r in results:
-        for e in r.seats:
-            if e not in people:
-                people.append(e)
+    tiebreak_names(fmt)  # refuses an unknown format
+    # everyone who took part, whoever the caller left out of `entrants`
+    people = list(dict.fromkeys([*entrants, *withdrawn, *(e for r in results for e in r.seats),
+                                 *byes]))
     bye_count = Counter(byes)
     points: Counter = Counter()
     played: Counter = Counter()
@@ -134,7 +132,6 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
         for e in people:
             mine = [r.points.get(e, 0.0) for r in results if e in r.seats]
             breaks[e] = (max(mine) if mine else 0.0,)
-    assert all(len(b) == len(names) for b in breaks.values())
 
     order = sorted(range(len(people)),
                    key=lambda i: (-points[people[i]], tuple(-b for b in breaks[people[i]]), i))
