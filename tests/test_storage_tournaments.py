@@ -27,25 +27,27 @@ async def test_entrants_rounds_games_and_results(tmp_path):
         t = await store.get_tournament(t.id)
         assert [(e.user_id, e.name) for e in t.entrants] == [(10, "Ann"), (12, "Cy"), (11, "Bob")]
         ids = await store.open_round(
-            t.id, t.version, number=1, bye=11, tables=[(["12", "10"], {"12": "Cy", "10": "Ann"})],
+            t.id, t.version, number=1, bye=11, forfeits=[["11", "9"]], tables=[(["12", "10"], {"12": "Cy", "10": "Ann"})],
             game="relativity", options={}, deadline_seconds=86400,
             changes={"status": "running", "round": 1}, notices=[Notice("channel", 2, {"content": "R1"})],
             now=110.0)
         with pytest.raises(Conflict):   # the same version twice: one round opens
-            await store.open_round(t.id, t.version, number=1, bye=None, tables=[], game="relativity",
+            await store.open_round(t.id, t.version, number=1, bye=None, forfeits=[], tables=[], game="relativity",
                                    options={}, deadline_seconds=None, changes={"round": 1},
                                    notices=[], now=111.0)
         game = await store.get_game(ids[0])
         assert (game.status, game.player_ids, game.host_id) == ("lobby", ["12", "10"], 12)
         assert await store.tournament_of_game(ids[0]) == (t.id, 1, 1)
         assert await store.tournament_of_game(ids[0] + 1) is None
-        assert await store.byes(t.id) == [(1, 11)]
+        assert await store.rounds_of(t.id) == [{"round": 1, "bye": 11, "forfeits": [["11", "9"]],
+                                                "closed": False}]
         await store.add_forfeit(ids[0], "10")
         await store.add_forfeit(ids[0], "10")
         t = await store.get_tournament(t.id)
         await store.close_round(t.id, t.version, number=1,
                                 results={ids[0]: {"points": {"12": 1, "10": 0}, "forfeit": ["10"]}},
                                 changes={"round_ends_at": None}, notices=[], now=120.0)
+        assert (await store.rounds_of(t.id))[0]["closed"]
         [link] = await store.tournament_games(t.id, 1)
         assert (link.seats, link.forfeit, link.result["points"]) == (["12", "10"], ["10"], {"12": 1, "10": 0})
         assert await store.set_entrant_status(t.id, 10, "withdrawn", now=121.0)

@@ -185,7 +185,8 @@ MIGRATIONS: list[str] = [
     );
     """,
     # 10 -> 11: tournaments (issue 25): the event, its entrants (sign-up order; active, withdrawn
-    # or removed), its rounds (who had the bye) and its games (which round and table, the seats
+    # or removed), its rounds (who had the bye, the
+    # scheduled games not played because one of the two had left) and its games (which round and table, the seats
     # as paired, who forfeits, and the table's result once settled). due_at is the tournament's
     # one piece of claimed work (its start time, a check after a game ended, its round deadline),
     # claimed like a timer (claimed_by, lease_until)
@@ -228,6 +229,7 @@ MIGRATIONS: list[str] = [
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
         round         INTEGER NOT NULL,
         bye           INTEGER,
+        forfeits      TEXT    NOT NULL DEFAULT '[]',
         closed        INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (tournament_id, round)
     );

@@ -190,6 +190,7 @@ class TournamentsStore:
     # ---- rounds and their games ------------------------------------------------------------
 
     async def open_round(self, tid: int, expected_version: int, *, number: int, bye: int | None,
+                         forfeits: list[list[str]],
                          tables: list[tuple[list[str], dict[str, str]]], game: str, options: dict,
                          deadline_seconds: int | None, changes: dict, notices: Iterable[Notice],
                          now: float) -> list[int]:
@@ -199,8 +200,8 @@ class TournamentsStore:
         tournament = await self.get_tournament(tid)
         async with self.engine.transaction() as tx:
             await self._bump(tx, tid, expected_version, now, changes)
-            await tx.execute("INSERT INTO tournament_rounds(tournament_id, round, bye) VALUES(?, ?, ?)",
-                             (tid, number, bye))
+            await tx.execute("INSERT INTO tournament_rounds(tournament_id, round, bye, forfeits) "
+                             "VALUES(?, ?, ?, ?)", (tid, number, bye, json.dumps(forfeits)))
             ids = []
             for n, (seats, names) in enumerate(tables, 1):
                 host = int(seats[0])
@@ -251,12 +252,14 @@ class TournamentsStore:
                 await tx.execute("UPDATE tournament_games SET forfeit=? WHERE game_id=?",
                                  (json.dumps(forfeit + [player]), game_id))
 
-    async def byes(self, tid: int) -> list[tuple[int, int]]:
-        """(round, user id) of every bye so far, in round order."""
+    async def rounds_of(self, tid: int) -> list[dict]:
+        """Every round so far, in order: {round, bye (a user id or None), forfeits (the
+        scheduled tables not played, each a list of seats), closed}."""
         async with self.engine.connection() as tx:
-            return [(r[0], r[1]) for r in await tx.rows(
-                "SELECT round, bye FROM tournament_rounds WHERE tournament_id=? AND bye IS NOT NULL "
-                "ORDER BY round", (tid,))]
+            return [{"round": r[0], "bye": r[1], "forfeits": json.loads(r[2]), "closed": bool(r[3])}
+                    for r in await tx.rows(
+                        "SELECT round, bye, forfeits, closed FROM tournament_rounds "
+                        "WHERE tournament_id=? ORDER BY round", (tid,))]
 
     async def close_round(self, tid: int, expected_version: int, *, number: int,
                           results: dict[int, dict], changes: dict, notices: Iterable[Notice],
