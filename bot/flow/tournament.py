@@ -30,8 +30,8 @@ from ..errors import UserError
 from ..settings import DEADLINES
 from ..storage import Conflict, Event, GameRow, Notice
 from ..storage.tournaments import TournamentGame, TournamentRow
+from .. import tournaments as ranking   # (the pure part: pairing, standings)
 from ..tournaments import pairing
-from ..tournaments import standings as ranking
 
 log = logging.getLogger("bot.tournaments")
 
