@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tournaments import pairing, standings
+from bot.tournaments import standings, standings_text
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
 from tests.pg import database_for  # noqa: F401
 
@@ -84,3 +84,111 @@ async def test_a_small_swiss_from_sign_up_to_the_winner(fake, tmp_path, drawn):
         final = [text for text in channel_texts(fake) if "is over. The winner" in text]
         champion = games2[0][0].seats[0]
         assert len(final) == 1 and f"**{names[users.index(champion)]}**" in final[0]
+
+
+def points_by_hand(results: list[tuple[list[str], str | None]], byes: list[str]) -> dict[str, float]:
+    """Swiss points counted by hand: a win 1, a draw ½ each (winner None), a bye 1."""
+    points: dict[str, float] = {}
+    for seats, winner in results:
+        for p in seats:
+            points[p] = points.get(p, 0.0) + (0.5 if winner is None else float(p == winner))
+    for p in byes:
+        points[p] = points.get(p, 0.0) + 1.0
+    return points
+
+
+async def test_a_seven_player_swiss_with_a_withdrawal_a_deadline_a_restart_and_a_pause(fake, tmp_path, drawn):
+    names = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
+    users = [fake.add_user(n) for n in names]
+    organiser = users[0]
+    clock = FakeClock()
+    db = tmp_path / "bot.sqlite3"
+    played: list[tuple[list[str], str | None]] = []
+    async with running_bot(fake, db, clock=clock) as bot:
+        t, post = await create(fake, bot, organiser, format="swiss", rounds=3, deadline="none",
+                               round_deadline="1d")
+        assert "Round deadline: 1 day" in post.content and "score so far" in post.content
+        await sign_up(fake, bot, t.id, post, users)
+        started = await command(fake, organiser, "tournament start")
+        assert "has started" in said(started)
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        games = await round_games(bot, t.id, 1)
+        [r1] = await bot.store.rounds_of(t.id)
+        assert len(games) == 3 and r1["bye"] is not None
+        bye1 = str(r1["bye"])
+        # round 1: two games resigned; in the third, its first seat withdraws (Leave)
+        (l1, g1), (l2, g2), (l3, g3) = games
+        await resign(fake, bot, g1, l1.seats[1])
+        played.append((l1.seats, l1.seats[0]))
+        await resign(fake, bot, g2, l2.seats[0])
+        played.append((l2.seats, l2.seats[1]))
+        quitter = l3.seats[0]
+        left = await press(fake, quitter, f"pp:tour:{t.id}:leave", message_id=post.id)
+        assert "withdrawn" in said(left)
+        played.append((l3.seats, l3.seats[1]))
+        await settle(bot)
+        await settle(bot)
+        thread_texts = [m.content or "" for m in fake.messages(g3.thread_id)]
+        assert any("forfeited" in text for text in thread_texts)
+        assert any("withdrawn from" in text and "forfeited" in text for text in channel_texts(fake))
+        t = await bot.store.get_tournament(t.id)
+        assert (t.round, t.status) == (2, "running")
+        games = await round_games(bot, t.id, 2)
+        paired = [p for link, _ in games for p in link.seats]
+        assert len(games) == 3 and quitter not in paired and len(set(paired)) == 6
+        assert (await bot.store.rounds_of(t.id))[1]["bye"] is None
+        # round 2: paused; two games end, the third is still running when the bot restarts
+        paused = await command(fake, organiser, "tournament pause")
+        assert "paused" in said(paused)
+        not_mine = await command(fake, users[1], "tournament resume")
+        assert "Only the organiser" in said(not_mine)
+        (l1, g1), (l2, g2), (l3, g3) = games
+        await resign(fake, bot, g1, l1.seats[1])
+        played.append((l1.seats, l1.seats[0]))
+        await resign(fake, bot, g2, l2.seats[1])
+        played.append((l2.seats, l2.seats[0]))
+        await settle(bot)
+    async with running_bot(fake, db, clock=clock) as bot:
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert (t.round, t.status) == (2, "paused")
+        assert (await bot.store.get_game(g3.id)).status == "active"
+        # the round deadline passes: the last game stops, settled on its score so far (0-0: a draw)
+        clock.advance(DAY + 60)
+        await settle(bot)
+        await settle(bot)
+        played.append((l3.seats, None))
+        assert (await bot.store.get_game(g3.id)).status == "cancelled"
+        assert any("this game stops here" in (m.content or "") for m in fake.messages(g3.thread_id))
+        t = await bot.store.get_tournament(t.id)
+        assert (t.round, t.status) == (2, "paused")   # paused: no new round
+        assert any("round 2** is over (the round deadline passed)" in text for text in channel_texts(fake))
+        # the sign-up post's buttons still work after the restart
+        shown = await press(fake, users[2], f"pp:tour:{t.id}:standings", message_id=post.id)
+        assert "standings after round 2" in said(shown)
+        await command(fake, organiser, "tournament resume")
+        await settle(bot)
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert (t.round, t.status) == (3, "running")
+        games = await round_games(bot, t.id, 3)
+        bye3 = (await bot.store.rounds_of(t.id))[2]["bye"]
+        assert bye3 is None and len(games) == 3
+        for link, row in games:
+            await resign(fake, bot, row, link.seats[1])
+            played.append((link.seats, link.seats[0]))
+        await settle(bot)
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert t.status == "finished"
+        # the final standings agree with points counted by hand
+        hand = points_by_hand(played, [bye1])
+        final = [m.content for m in fake.messages(fake.channel_id) if "final standings" in (m.content or "")]
+        assert len(final) == 1
+        results, byes = await bot.get_cog("Tournaments").flow.history(t)
+        table = standings("swiss", [e.id for e in t.entrants], [quitter], results, byes)
+        assert {s.entrant: s.points for s in table} == {p: hand.get(p, 0.0) for p in map(str, users)}
+        assert final[0].endswith(standings_text("swiss", table, t.names, limit=1900))
+        # the quitter was never paired after withdrawing
+        assert not any(quitter in link.seats for link in await bot.store.tournament_games(t.id) if link.round > 1)
