@@ -1,0 +1,68 @@
+"""A duplicate Pack Solitaire tournament (issue 25) through the fake Discord: three deals, the
+same for every entrant and new each round, each played in a private thread; no entrant sees
+another's layout before the round closes; the deal's best possible score is shown after it; the
+standings are the summed scores. (The exact solver is replaced by the daily tests' stand-in.)"""
+
+from __future__ import annotations
+
+import engine
+from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests.test_bot_daily import finish_pack, solver  # noqa: F401
+from tests.test_bot_tournament import channel_texts, round_games, sign_up
+
+PACK = engine.get_game("pack-solitaire")
+
+
+async def test_three_deals_the_same_for_everyone_and_hidden_until_the_round_closes(fake, drawn, solver, tmp_path):
+    names = ("ann", "bob", "cy")
+    users = [fake.add_user(n) for n in names]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        res = await command(fake, users[0], "tournament create",
+                            {"game": "pack-solitaire", "format": "duplicate", "rounds": 3})
+        post = [m for m in res.messages if not m.ephemeral][-1]
+        assert "Duplicate" in post.content
+        refused = await command(fake, users[0], "tournament create",
+                                {"game": "pack-solitaire", "format": "swiss"})
+        assert "duplicate" in said(refused)
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, post, users)
+        await press(fake, users[0], f"pp:tour:{t.id}:start", message_id=post.id)
+        await settle(bot)
+        totals = {str(u): 0 for u in users}
+        deals = []
+        for number in (1, 2, 3):
+            games = await round_games(bot, t.id, number)
+            assert [link.seats for link, _ in games] == [[str(u)] for u in users]
+            layouts = {tuple(PACK.view(PACK.from_json(row.state))["tiles"]) for _, row in games}
+            assert len(layouts) == 1   # one deal for everyone
+            deals.append(layouts.pop())
+            for (link, row), user in zip(games, users):
+                thread = fake.channel(row.thread_id)
+                assert thread.type == 12 and set(thread.member_ids) == {str(user), fake.bot_user_id}
+            # nobody sees another's game before the round closes, not even by number
+            other = games[1][1]
+            peek = await command(fake, users[0], "board", {"game": other.id})
+            assert "still being played" in said(peek) and not [m for m in peek.messages if m.attachments]
+            before = len(fake.messages(fake.channel_id))
+            for (link, row), user, placements in zip(games, users, (1, 2, 3)):
+                totals[str(user)] += await finish_pack(fake, bot, user, row, placements)
+                if user != users[-1]:
+                    # the channel hears nothing of a score while others still play the deal
+                    assert len(fake.messages(fake.channel_id)) == before
+            await settle(bot)
+            await settle(bot)
+            closed = [text for text in channel_texts(fake) if f"round {number}** is over" in text]
+            assert len(closed) == 1 and "best possible score: **90**" in closed[0]
+            seen = await command(fake, users[0], "board", {"game": other.id})
+            assert "still being played" not in said(seen)
+        assert len(set(deals)) == 3   # a new deal each round
+        t = await bot.store.get_tournament(t.id)
+        assert t.status == "finished"
+        results, byes = await bot.get_cog("Tournaments").flow.history(t)
+        points = {}
+        for result in results:
+            for p, v in result.points.items():
+                points[p] = points.get(p, 0) + v
+        assert points == totals
+        final = [text for text in channel_texts(fake) if "final standings" in text]
+        assert len(final) == 1
