@@ -192,3 +192,59 @@ async def test_a_seven_player_swiss_with_a_withdrawal_a_deadline_a_restart_and_a
         assert final[0].endswith(standings_text("swiss", table, t.names, limit=1900))
         # the quitter was never paired after withdrawing
         assert not any(quitter in link.seats for link in await bot.store.tournament_games(t.id) if link.round > 1)
+
+
+async def test_a_round_robin_with_a_player_removed(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy", "dee")]
+    organiser, moderator = users[0], fake.add_user("mod")
+    fake.set_permissions(moderator, manage_events=True)
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, organiser, format="round-robin", deadline="none")
+        assert "every pair once" in post.content
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, organiser, "tournament start")
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert t.rounds == 3
+        met = []
+        for number in (1, 2, 3):
+            games = await round_games(bot, t.id, number)
+            for link, row in games:
+                met.append(frozenset(link.seats))
+                if row.status == "active":
+                    await resign(fake, bot, row, link.seats[1])
+            if number == 1:   # a moderator removes cy: cy's later games are forfeits, never played
+                removed = await command(fake, moderator, "tournament remove", {"player": users[2]})
+                assert "is out of" in said(removed)
+            await settle(bot)
+            await settle(bot)
+        rounds = await bot.store.rounds_of(t.id)
+        forfeits = [frozenset(f["seats"]) for r in rounds for f in r["forfeits"]]
+        assert all(str(users[2]) in pair for pair in forfeits) and len(forfeits) == 2
+        assert sorted(map(sorted, met + forfeits)) == sorted(
+            sorted([str(a), str(b)]) for i, a in enumerate(users) for b in users[i + 1:])   # every pair once
+        t = await bot.store.get_tournament(t.id)
+        assert t.status == "finished"
+        results, byes = await bot.get_cog("Tournaments").flow.history(t)
+        cy = next(s for s in standings("round-robin", [e.id for e in t.entrants], [str(users[2])], results, byes)
+                  if s.entrant == str(users[2]))
+        assert cy.withdrawn and cy.points <= 1
+
+
+async def test_global_warming_tables_score_by_finishing_place(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy", "dee")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, users[0], game="global-warming", rounds=1, deadline="none")
+        assert "Tables of 3-4" in post.content
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        [(link, row)] = await round_games(bot, t.id, 1)
+        assert len(link.seats) == 4
+        for loser in link.seats[:3]:   # the first to leave finishes last
+            await resign(fake, bot, row, loser)
+        await settle(bot)
+        await settle(bot)
+        [link] = await bot.store.tournament_games(t.id, 1)
+        assert link.result["points"] == dict(zip(link.seats, (0.0, 1.0, 2.0, 3.0)))
+        assert (await bot.store.get_tournament(t.id)).status == "finished"
