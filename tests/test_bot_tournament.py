@@ -248,3 +248,33 @@ async def test_global_warming_tables_score_by_finishing_place(fake, tmp_path, dr
         [link] = await bot.store.tournament_games(t.id, 1)
         assert link.result["points"] == dict(zip(link.seats, (0.0, 1.0, 2.0, 3.0)))
         assert (await bot.store.get_tournament(t.id)).status == "finished"
+
+
+async def test_a_start_time_starts_it_or_calls_it_off(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        t, post = await create(fake, bot, users[0], start_in_hours=2)
+        await sign_up(fake, bot, t.id, post, users[:2])
+        clock.advance(3600)
+        await settle(bot)
+        assert (await bot.store.get_tournament(t.id)).status == "signup"
+        clock.advance(3601)
+        await settle(bot)
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert (t.status, t.round) == ("running", 1)
+        # the sign-up post now shows the round and offers Leave and Standings only
+        post = fake.messages(fake.channel_id)[0]
+        assert "Round 1 of 1 is on" in post.content
+        assert post.custom_ids() == [f"pp:tour:{t.id}:leave", f"pp:tour:{t.id}:standings"]
+        # one with a single player at its start time is called off
+        res = await command(fake, users[2], "tournament create", {"game": "galaxies", "start_in_hours": 1})
+        [lonely] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, lonely.id, [m for m in res.messages if not m.ephemeral][-1], users[2:])
+        clock.advance(3601)
+        await settle(bot)
+        await settle(bot)
+        assert (await bot.store.get_tournament(lonely.id)).status == "cancelled"
+        assert any("could not start at its start time" in text and "at least 2" in text
+                   for text in channel_texts(fake))
