@@ -66,3 +66,35 @@ async def test_three_deals_the_same_for_everyone_and_hidden_until_the_round_clos
         assert points == totals
         final = [text for text in channel_texts(fake) if "final standings" in text]
         assert len(final) == 1
+
+
+async def test_duplicate_byop1_scores_its_points_among_everyone_on_the_deal(fake, drawn, tmp_path):
+    from engine.byop1 import solve
+    byop1 = engine.get_game("byop1")
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        res = await command(fake, users[0], "tournament create", {"game": "byop1", "rounds": 1})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, [m for m in res.messages if not m.ephemeral][-1], users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        games = await round_games(bot, t.id, 1)
+        # ann solves it; bob solves it with two slides more; cy does not finish before the end
+        for (link, row), extra in zip(games[:2], ("", "LR")):
+            user = link.seats[0]
+            view = byop1.view(byop1.from_json(row.state), user)
+            moves = solve(view["board"]["tiles"], view["targets"]["rows"], view["targets"]["columns"])
+            if extra:   # (a slide there and back, where the hole can go)
+                state = byop1.from_json(row.state)
+                legal = {str(a) for a in byop1.legal_actions(state, user)}
+                extra = next(pair for pair in ("LR", "RL", "UD", "DU") if pair[0] in legal)
+            await command(fake, int(user), "move", {"move": extra + moves}, channel=str(row.thread_id))
+            await command(fake, int(user), "move", {"move": "done"}, channel=str(row.thread_id))
+            await settle(bot)
+        ended = await command(fake, users[0], "tournament end")
+        assert "is over" in said(ended)
+        await settle(bot)
+        links = await bot.store.tournament_games(t.id, 1)
+        points = {link.seats[0]: link.result["points"][link.seats[0]] for link in links}
+        assert points == {str(users[0]): 2.0, str(users[1]): 1.0, str(users[2]): 0.0}
+        assert (await bot.store.get_tournament(t.id)).status == "finished"
