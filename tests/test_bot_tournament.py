@@ -278,3 +278,30 @@ async def test_a_start_time_starts_it_or_calls_it_off(fake, tmp_path, drawn):
         assert (await bot.store.get_tournament(lonely.id)).status == "cancelled"
         assert any("could not start at its start time" in text and "at least 2" in text
                    for text in channel_texts(fake))
+
+
+async def test_the_organiser_ends_it_between_rounds_and_players_cannot_abort_their_games(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    organiser = fake.add_user("org")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, organiser, rounds=3, deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, organiser, "tournament start")
+        await settle(bot)
+        [(link, row)] = await round_games(bot, t.id, 1)
+        refused = await command(fake, int(link.seats[0]), "abort", channel=row.thread_id)
+        assert "Only the host" in said(refused)
+        await command(fake, organiser, "tournament pause")
+        await resign(fake, bot, row, link.seats[1])
+        await settle(bot)
+        await settle(bot)
+        t = await bot.store.get_tournament(t.id)
+        assert (t.round, t.status) == (1, "paused")
+        ended = await command(fake, organiser, "tournament end")
+        assert "is over" in said(ended)
+        await settle(bot)
+        texts = channel_texts(fake)
+        assert sum("round 1** is over" in text for text in texts) == 1   # closed once
+        assert any("ends after round 1 (ended by the organiser)" in text for text in texts)
+        assert any("final standings" in text for text in texts)
+        assert (await bot.store.get_tournament(t.id)).status == "finished"

@@ -36,7 +36,7 @@ async def test_entrants_rounds_games_and_results(tmp_path):
                                    options={}, deadline_seconds=None, changes={"round": 1},
                                    notices=[], now=111.0)
         game = await store.get_game(ids[0])
-        assert (game.status, game.player_ids, game.host_id) == ("lobby", ["12", "10"], 12)
+        assert (game.status, game.player_ids, game.host_id) == ("lobby", ["12", "10"], 10)   # the organiser
         assert await store.tournament_of_game(ids[0]) == (t.id, 1, 1)
         assert await store.tournament_of_game(ids[0] + 1) is None
         assert await store.rounds_of(t.id) == [{"round": 1, "bye": 11, "forfeits": [["11", "9"]],

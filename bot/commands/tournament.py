@@ -4,6 +4,7 @@ buttons under the sign-up post (bot.ui.tournament). The course itself is bot.flo
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Optional
 
 import discord
@@ -54,8 +55,9 @@ class Tournaments(commands.Cog):
         return self.bot.controller
 
     async def create_thread(self, row, name: str, private: bool) -> int | None:
-        if private:   # (a duplicate deal: the player's alone, as a daily puzzle's)
-            return await self.bot.get_cog("Daily").private_thread(row, name)
+        if private:   # (a duplicate deal: the player's alone, as a daily puzzle's, who is added)
+            return await self.bot.get_cog("Daily").private_thread(
+                replace(row, host_id=int(row.player_ids[0])), name)
         return await self.controller.create_thread(row, name)
 
     # ---- the commands ------------------------------------------------------------------------

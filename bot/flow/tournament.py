@@ -288,8 +288,10 @@ class TournamentFlow:
         if t.status == "signup":
             await self.change(t, {"status": "cancelled", "due_at": None},
                               f"🛑 **{label(t)}** was called off before it started.")
-        elif t.status in ("running", "paused"):
+        elif t.status in ("running", "paused") and await self.round_open(t):
             await self.close_round(t, final=True, why="ended by the organiser")
+        elif t.status in ("running", "paused"):
+            await self.finish(t, "ended by the organiser")
         else:
             raise UserError(f"{label(t)} is over already.")
         return await self.get(tid)
@@ -452,8 +454,7 @@ class TournamentFlow:
             await self.store.set_tournament_due(tid, None)
             return
         await self.start_games(tid)
-        rounds = await self.store.rounds_of(tid)
-        if rounds and not rounds[-1]["closed"]:
+        if await self.round_open(t):
             late = t.round_ends_at is not None and t.round_ends_at <= now
             if not late:
                 # (the look a game's end asked for is taken before the games are read: a game
@@ -467,7 +468,7 @@ class TournamentFlow:
             t = await self.get(tid)
         if t.status == "running" and t.round < (t.rounds or 0):
             if len(t.active) < MIN_ENTRANTS:
-                await self.close_round(t, final=True, why="too few players are left")
+                await self.finish(t, "too few players are left")
                 return
             await self.open_round(t)
             await self.start_games(tid)
@@ -571,18 +572,36 @@ class TournamentFlow:
         changes: dict = {"round_ends_at": None, "due_at": self.clock()}
         if final:
             changes.update(status="finished", due_at=None)
-            winners = [s.entrant for s in table if s.place == 1]
-            notices.append(Notice("channel", t.channel_id, {
-                "content": f"🏆 **{label(t)}** is over. "
-                           + ("The winner: " if len(winners) == 1 else "Sharing first place: ")
-                           + texts.name_list(winners, names) + "! Congratulations.",
-                "mentions": winners}))
+            notices.append(self.winners_notice(t, table))
         try:
             await self.store.close_round(t.id, t.version, number=t.round, results=settled,
                                          changes=changes, notices=notices, now=self.clock())
         except Conflict:
             raise UserError(f"{label(t)} changed at the same moment; please try again.") from None
         self.wake()
+
+    def winners_notice(self, t: TournamentRow, table: list) -> Notice:
+        winners = [s.entrant for s in table if s.place == 1]
+        return Notice("channel", t.channel_id, {
+            "content": f"🏆 **{label(t)}** is over. "
+                       + ("The winner: " if len(winners) == 1 else "Sharing first place: ")
+                       + texts.name_list(winners, t.names) + "! Congratulations.",
+            "mentions": winners})
+
+    async def finish(self, t: TournamentRow, why: str) -> None:
+        """The end between two rounds (the last one closed): the final standings and winners."""
+        results, byes = await self.history(t)
+        table = self.standings(t, results, byes)
+        await self.store.update_tournament(t.id, t.version, now=self.clock(), changes={
+            "status": "finished", "due_at": None, "round_ends_at": None}, notices=[
+            Notice("channel", t.channel_id, {"content": f"🏁 **{label(t)}** ends after round {t.round} ({why})."}),
+            self.standings_notice(t, table, True), self.winners_notice(t, table)])
+        self.wake()
+
+    async def round_open(self, t: TournamentRow) -> bool:
+        """Whether the current round is still being played (not closed yet)."""
+        rounds = await self.store.rounds_of(t.id)
+        return bool(rounds) and not rounds[-1]["closed"]
 
     async def best_of_round(self, rows: list[GameRow]) -> int | None:
         """Pack Solitaire: the deal's best score, from a game that knows it, else worked out

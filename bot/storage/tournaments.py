@@ -203,8 +203,9 @@ class TournamentsStore:
             await tx.execute("INSERT INTO tournament_rounds(tournament_id, round, bye, forfeits) "
                              "VALUES(?, ?, ?, ?)", (tid, number, bye, json.dumps(forfeits)))
             ids = []
+            # the organiser hosts every game (so may /abort one; its players may not)
+            host = tournament.organiser_id
             for n, (seats, names) in enumerate(tables, 1):
-                host = int(seats[0])
                 game_id = await tx.insert_id(
                     "INSERT INTO games(game, guild_id, channel_id, host_id, status, options, "
                     "deadline_seconds, created_at, updated_at) VALUES(?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
