@@ -17,6 +17,7 @@ whose games are all over is closed.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
@@ -559,9 +560,9 @@ class TournamentFlow:
             where = f" <#{row.thread_id}>" if row.thread_id and t.format != "duplicate" else ""
             lines.append(f"- {shown}" + (f" ({how})" if how else "") + where)
         if t.game == "pack-solitaire":
-            best = await self.best_of_round(rows)
+            best = self.best_of_round(t, rows)
             lines.append(f"The deal's best possible score: **{best}**." if best is not None
-                         else "The deal's best possible score is still being worked out.")
+                         else "The deal's best possible score is still being worked out: it follows here.")
         results, byes = await self.history(t)
         for link in links:
             results.append(pairing.Result(t.round, tuple(link.seats),
@@ -603,15 +604,24 @@ class TournamentFlow:
         rounds = await self.store.rounds_of(t.id)
         return bool(rounds) and not rounds[-1]["closed"]
 
-    async def best_of_round(self, rows: list[GameRow]) -> int | None:
-        """Pack Solitaire: the deal's best score, from a game that knows it, else worked out
-        (off the event loop, in the background pool)."""
+    def best_of_round(self, t: TournamentRow, rows: list[GameRow]) -> int | None:
+        """Pack Solitaire: the deal's best score, from a game that knows it (a finished game
+        does: its end waited for it). Else the solver works it out in the background pool
+        (minutes on some deals: the round does not wait) and it is posted when it comes."""
         known = next((r.extras["best"] for r in rows if "best" in r.extras), None)
         if known is not None or not rows or rows[0].state is None:
             return known
-        row = rows[0]
-        values = await self.flow.background_result(row, self.flow.game_of(row), self.flow.state_of(row))
-        return values.get("best")
+        row, number = rows[0], t.round
+
+        async def post_later() -> None:
+            values = await self.flow.background_result(row, self.flow.game_of(row), self.flow.state_of(row))
+            if "best" in values:
+                await self.store.add_notices(None, [Notice("channel", t.channel_id, {
+                    "content": f"🧮 {label(t)}, round {number}: the deal's best possible score was "
+                               f"**{values['best']}**."})], self.clock())
+                self.wake()
+        asyncio.get_running_loop().create_task(post_later())
+        return None
 
     def standings(self, t: TournamentRow, results, byes) -> list:
         everyone = [e.id for e in t.entrants]

@@ -110,6 +110,8 @@ class WorkStore:
                              "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
             await tx.execute("DELETE FROM outbox_leases WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL",
                              (me, me))
+            await tx.execute("UPDATE tournaments SET claimed_by=NULL, lease_until=NULL "
+                             "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
             await tx.notify()
 
     async def claimants(self) -> set[str]:
@@ -124,6 +126,7 @@ class WorkStore:
         async with self.engine.connection() as tx:
             await tx.execute("UPDATE timers SET lease_until=? WHERE claimed_by=?", (until, me))
             await tx.execute("UPDATE outbox_leases SET lease_until=? WHERE claimed_by=?", (until, me))
+            await tx.execute("UPDATE tournaments SET lease_until=? WHERE claimed_by=?", (until, me))
 
     async def drop_timers(self, game_id: int) -> None:
         async with self.engine.connection() as tx:
