@@ -98,3 +98,27 @@ async def test_duplicate_byop1_scores_its_points_among_everyone_on_the_deal(fake
         points = {link.seats[0]: link.result["points"][link.seats[0]] for link in links}
         assert points == {str(users[0]): 2.0, str(users[1]): 1.0, str(users[2]): 0.0}
         assert (await bot.store.get_tournament(t.id)).status == "finished"
+
+
+async def test_a_deal_nobody_finished_still_shows_its_best_score(fake, drawn, solver, tmp_path):
+    import asyncio
+
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        res = await command(fake, users[0], "tournament create",
+                            {"game": "pack-solitaire", "rounds": 1, "round_deadline": "1d"})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, [m for m in res.messages if not m.ephemeral][-1], users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        for job in list(bot.flow.jobs.values()):   # (the games' own background work, done)
+            await job
+        clock.advance(86400 + 60)
+        await settle(bot)
+        await asyncio.sleep(0.2)   # the solver's answer, in the background
+        await settle(bot)
+        texts = channel_texts(fake)
+        assert any("round 1** is over (the round deadline passed)" in text for text in texts)
+        assert any("best possible score was **90**" in text or "best possible score: **90**" in text
+                   for text in texts)
