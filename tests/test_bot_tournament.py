@@ -305,3 +305,27 @@ async def test_the_organiser_ends_it_between_rounds_and_players_cannot_abort_the
         assert any("ends after round 1 (ended by the organiser)" in text for text in texts)
         assert any("final standings" in text for text in texts)
         assert (await bot.store.get_tournament(t.id)).status == "finished"
+
+
+async def test_a_round_stored_but_not_started_before_a_crash_starts_after_the_restart(fake, tmp_path, drawn,
+                                                                                      monkeypatch):
+    from bot.flow.tournament import TournamentFlow
+
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    db = tmp_path / "bot.sqlite3"
+    clock = FakeClock()
+    async with running_bot(fake, db, clock=clock) as bot:
+        t, post = await create(fake, bot, users[0], deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+
+        async def crash(self, tid):   # the process dies once round 1 is stored
+            raise RuntimeError("killed")
+        monkeypatch.setattr(TournamentFlow, "start_games", crash)
+        await command(fake, users[0], "tournament start")
+        [(link, row)] = await round_games(bot, t.id, 1)
+        assert row.status == "lobby"
+    monkeypatch.undo()
+    async with running_bot(fake, db, clock=clock) as bot:
+        await settle(bot)
+        [(link, row)] = await round_games(bot, t.id, 1)
+        assert row.status == "active" and row.thread_id

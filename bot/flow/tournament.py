@@ -117,6 +117,7 @@ class TournamentFlow:
         self.store = flow.store
         self.create_thread = create_thread
         self.wake: Callable[[], None] = lambda: None
+        self.locks: dict[int, asyncio.Lock] = {}
         # async (tournament id) after its timed work ran: the sign-up post shows the news
         self.changed: Callable[[int], Awaitable[None]] | None = None
 
@@ -385,8 +386,9 @@ class TournamentFlow:
             t.id, t.version, number=number, bye=int(paired.bye) if paired.bye else None,
             forfeits=forfeits, tables=[(list(tb.seats), names) for tb in paired.tables],
             game=t.game, options=t.options, deadline_seconds=t.deadline_seconds,
-            changes={**(changes or {}), "round": number, "round_ends_at": ends,
-                     "due_at": ends if paired.tables else now},
+            # (a look at once: it starts any game a crash kept from starting, then waits for
+            # the round's deadline)
+            changes={**(changes or {}), "round": number, "round_ends_at": ends, "due_at": now},
             notices=[Notice("channel", t.channel_id, {"content": texts.clip("\n".join(lines)),
                                                       "mentions": [p for tb in paired.tables for p in tb.seats]})],
             now=now)
@@ -395,6 +397,12 @@ class TournamentFlow:
     async def start_games(self, tid: int) -> None:
         """Start the games of the current round that have not started (all of them after
         open_round; the rest after a restart between the two)."""
+        # one start at a time per tournament in this process: a Start press and the worker's
+        # look must not both open a thread for one game
+        async with self.locks.setdefault(tid, asyncio.Lock()):
+            await self._start_games(tid)
+
+    async def _start_games(self, tid: int) -> None:
         t = await self.get(tid)
         if t.status not in ("running", "paused"):
             return
