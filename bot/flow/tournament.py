@@ -327,9 +327,12 @@ class TournamentFlow:
         for row in playing:
             await self.store.add_forfeit(row.id, str(user_id))
             if row.status == "lobby":   # (its round opened, the game not started yet: it never will)
-                await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
-                                        events=[Event("tournament-forfeit", str(user_id))])
-                continue
+                try:
+                    await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
+                                            events=[Event("tournament-forfeit", str(user_id))])
+                    continue
+                except Conflict:   # (started at this moment: resigned below)
+                    row = await self.store.get_game(row.id)
             await self.store.add_notices(row.id, [Notice("channel", row.thread_id or row.channel_id, {
                 "content": f"🏳️ **{name}** {verb} {label(t)}: this game is forfeited by them."})], self.clock())
             if row.status == "active":
