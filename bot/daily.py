@@ -29,7 +29,7 @@ import engine
 
 from . import texts
 from .errors import UserError
-from .flow.tournament import check_may_see as tournament_may_see
+from .flow.tournament_rounds import check_may_see as tournament_may_see
 from .storage import GameRow, Notice
 from .ui.byop1 import clock
 

@@ -5,11 +5,8 @@ calculation."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.tournaments import standings, standings_text
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
-from tests.pg import database_for  # noqa: F401
 
 DAY = 86400.0
 

@@ -14,7 +14,8 @@ from discord.ext import commands
 from .. import texts
 from ..components import build_view
 from ..flow import UserError, parse_options
-from ..flow.tournament import ROUND_DEADLINES, TournamentFlow
+from ..flow.tournament import TournamentFlow
+from ..flow.tournament_rounds import ROUND_DEADLINES, signup_controls, signup_text
 from ..rendering import board_file
 from ..storage import Conflict
 from ..tournaments import pairing
@@ -85,7 +86,7 @@ class Tournaments(commands.Cog):
                 rounds=rounds, deadline=deadline, round_deadline=round_deadline,
                 starts_in_hours=start_in_hours)
             response = await interaction.response.send_message(
-                self.flow.text(t), view=build_view(self.flow.controls(t)))
+                signup_text(t), view=build_view(signup_controls(t)))
             message_id = await self.controller.response_message_id(interaction, response)
             if message_id is not None:
                 try:
@@ -211,9 +212,9 @@ class Tournaments(commands.Cog):
         t = await self.bot.store.get_tournament(tid)
         if t is None or t.message_id is None:
             return
-        view = build_view(self.flow.controls(t))
+        view = build_view(signup_controls(t))
         try:
-            with discord.http.handle_message_parameters(content=self.flow.text(t), view=view) as params:
+            with discord.http.handle_message_parameters(content=signup_text(t), view=view) as params:
                 await self.bot.http.edit_message(t.channel_id, t.message_id, params=params)
         except discord.HTTPException as exc:
             log.info("could not refresh the sign-up post of tournament %s: %s", tid, exc)
