@@ -10,7 +10,8 @@ Formats (issue 25):
   entrants still unpaired can then be paired with no more rematches than the fewest possible
   for the whole round (checked exactly with a maximum matching, so the search never paints
   itself into a corner). Pairs where both entrants already had one seat two more times than
-  the other are avoided the same way when that costs no rematch. Seats: whoever had first seat
+  the other (one of them would reach three) are avoided the same way when that costs no
+  rematch; when it would, the rematch is avoided first. Seats: whoever had first seat
   less often (firsts minus seconds) gets it; level, whoever sat second last time; still level,
   a seeded coin.
 - ``round-robin``: the circle method (Berger tables) over the whole field: every pair meets
@@ -30,8 +31,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, deque
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
+
+from .matching import Matcher
 
 FORMATS = ("swiss", "round-robin", "tables", "duplicate")
 
@@ -92,7 +95,8 @@ class Result:
     """One finished (or settled) table."""
     round: int
     seats: tuple[str, ...]
-    points: dict[str, float]  # swiss/rr: 1 / 0.5 / 0; tables: by finishing place; duplicate: the score
+    # swiss/rr: 1 / 0.5 / 0; tables: by finishing place (table_points); duplicate: the score
+    points: dict[str, float]
     forfeit: tuple[str, ...] = ()  # who lost by forfeit (withdrawn, removed, deadline policy)
 
 
@@ -130,143 +134,17 @@ def _rng(seed: int, number: int, what: str) -> random.Random:
 
 
 def _ranking(fmt: str, entrants: list[str], results: list[Result], byes: list[str],
-             rng: random.Random) -> list[str]:
-    """Entrants best first by the standings; entrants level on everything in a seeded order."""
+             rng: random.Random) -> tuple[list[str], dict[str, float]]:
+    """Entrants best first by the standings (entrants level on everything in a seeded order),
+    and everyone's points (byes included)."""
     from .standings import standings  # standings imports Result from here
 
     order = list(entrants)
     rng.shuffle(order)
     tie = {e: i for i, e in enumerate(order)}
     rows = {s.entrant: s for s in standings(fmt, entrants, [], results, byes)}
-    return sorted(order, key=lambda e: (rows[e].place, tie[e]))
-
-
-# --- maximum matching -----------------------------------------------------------------------
-
-def _max_matching(n: int, adj: list[set[int]], match: list[int] | None = None) -> list[int]:
-    """Edmonds' blossom algorithm: a maximum matching of a general graph on 0..n-1.
-    `match` (partner or -1) is a matching to grow from; a new list is returned."""
-    match = [-1] * n if match is None else list(match)
-    for v in range(n):  # a greedy start leaves few augmenting searches
-        if match[v] == -1:
-            for w in adj[v]:
-                if match[w] == -1:
-                    match[v], match[w] = w, v
-                    break
-
-    def augment(root: int) -> bool:
-        parent = [-1] * n
-        base = list(range(n))
-        used = [False] * n
-        used[root] = True
-        queue = deque([root])
-
-        def lca(a: int, b: int) -> int:
-            seen = [False] * n
-            while True:
-                a = base[a]
-                seen[a] = True
-                if match[a] == -1:
-                    break
-                a = parent[match[a]]
-            while True:
-                b = base[b]
-                if seen[b]:
-                    return b
-                b = parent[match[b]]
-
-        def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
-            while base[v] != b:
-                blossom[base[v]] = blossom[base[match[v]]] = True
-                parent[v] = child
-                child = match[v]
-                v = parent[match[v]]
-
-        while queue:
-            v = queue.popleft()
-            for to in adj[v]:
-                if base[v] == base[to] or match[v] == to:
-                    continue
-                if to == root or (match[to] != -1 and parent[match[to]] != -1):
-                    b = lca(v, to)
-                    blossom = [False] * n
-                    mark(v, b, to, blossom)
-                    mark(to, b, v, blossom)
-                    for i in range(n):
-                        if blossom[base[i]]:
-                            base[i] = b
-                            if not used[i]:
-                                used[i] = True
-                                queue.append(i)
-                elif parent[to] == -1:
-                    parent[to] = v
-                    if match[to] == -1:
-                        while to != -1:  # flip the path back to the root
-                            pv = parent[to]
-                            ppv = match[pv]
-                            match[to], match[pv] = pv, to
-                            to = ppv
-                        return True
-                    used[match[to]] = True
-                    queue.append(match[to])
-        return False
-
-    for v in range(n):
-        if match[v] == -1:
-            augment(v)
-    return match
-
-
-class _Matcher:
-    """Perfect pairings of a set of entrants that use as few `bad` pairs as possible."""
-
-    def __init__(self, people: list[str], bad) -> None:
-        self.people = people
-        self.index = {p: i for i, p in enumerate(people)}
-        n = len(people)
-        self.adj = [{j for j in range(n) if j != i and not bad(people[i], people[j])}
-                    for i in range(n)]
-
-    def _sub(self, members: list[int], start: dict[int, int] | None = None) -> dict[int, int]:
-        local = {g: i for i, g in enumerate(members)}
-        adj = [{local[w] for w in self.adj[g] if w in local} for g in members]
-        match = None
-        if start:
-            match = [local.get(start.get(g, -1), -1) for g in members]
-        m = _max_matching(len(members), adj, match)
-        return {members[i]: members[j] for i, j in enumerate(m) if j != -1}
-
-    def shortfall(self, people: list[str]) -> int:
-        """How many bad pairs any pairing of `people` (an even count) must use, at least."""
-        members = [self.index[p] for p in people]
-        return len(members) // 2 - len(self._sub(members)) // 2
-
-    def pair(self, ranked: list[str], prefer) -> list[tuple[str, str]]:
-        """Pair `ranked` (best first) top-down: each time the best unpaired entrant takes the
-        first of `prefer(a, rest)` that keeps the round's bad pairs at the fewest possible."""
-        rest = [self.index[p] for p in ranked]
-        match = self._sub(rest)
-        need = len(rest) // 2 - len(match) // 2
-        pairs = []
-        while rest:
-            a, others = rest[0], rest[1:]
-            for b in prefer(self.people[a], [self.people[o] for o in others]):
-                b = self.index[b]
-                cost = 0 if b in self.adj[a] else 1
-                left = [o for o in others if o != b]
-                if match.get(a) == b:
-                    trial = {k: v for k, v in match.items() if k not in (a, b)}
-                else:
-                    seed = {k: v for k, v in match.items() if k not in (a, b) and v not in (a, b)}
-                    trial = self._sub(left, seed)
-                left_need = len(left) // 2 - len(trial) // 2
-                if cost + left_need == need:
-                    pairs.append((self.people[a], self.people[b]))
-                    rest, match, need = left, trial, left_need
-                    break
-            else:  # cannot happen: some partner always keeps the fewest
-                raise AssertionError("no partner keeps the fewest bad pairs")
-        return pairs
+    ranked = sorted(order, key=lambda e: (rows[e].place, tie[e]))
+    return ranked, {e: s.points for e, s in rows.items()}
 
 
 # --- Swiss ----------------------------------------------------------------------------------
@@ -288,7 +166,7 @@ def _seat_history(results: list[Result]) -> tuple[Counter, dict[str, int]]:
 def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: int,
            seed: int) -> Round:
     rng = _rng(seed, number, "swiss")
-    ranked = _ranking("swiss", entrants, results, byes, rng)
+    ranked, points = _ranking("swiss", entrants, results, byes, rng)
     met = {frozenset(r.seats) for r in results if len(r.seats) == 2}
     balance, last = _seat_history(results)
 
@@ -302,7 +180,7 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
 
     bye = None
     if len(ranked) % 2:
-        matcher = _Matcher(ranked, rematch)
+        matcher = Matcher(ranked, rematch)
         count = Counter(byes)
         fewest = min(count[e] for e in ranked)
         candidates = [e for e in reversed(ranked) if count[e] == fewest]
@@ -316,11 +194,12 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
         bye = best[1]
         ranked = [e for e in ranked if e != bye]
 
-    matcher = _Matcher(ranked, strained)
-    if matcher.shortfall(ranked):  # rematches or strained seats unavoidable: rematches count
-        matcher = _Matcher(ranked, rematch)
+    # Avoid strained seats too when that costs no rematch: a pairing with as few bad pairs
+    # (rematch or strained) as the fewest rematches possible has no strained pair at all.
+    matcher, loose = Matcher(ranked, strained), Matcher(ranked, rematch)
+    if matcher.shortfall(ranked) > loose.shortfall(ranked):
+        matcher = loose
     position = {e: i for i, e in enumerate(ranked)}
-    points = _points(results)
 
     def wants_first(e: str) -> int:
         if balance[e]:
@@ -328,8 +207,10 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
         return {0: -1, 1: 1}.get(last.get(e), 0)
 
     def prefer(a: str, others: list[str]) -> list[str]:
-        # nearest score first; among equals, one whose seat wish fits a's; then nearest below
-        return sorted(others, key=lambda b: (abs(points[a] - points[b]),
+        # no third seat ahead when it can be helped (only matters when rematches are forced);
+        # nearest score; among equals, one whose seat wish fits a's; then nearest below
+        return sorted(others, key=lambda b: (strained(a, b) and not rematch(a, b),
+                                              abs(points[a] - points[b]),
                                               wants_first(a) * wants_first(b) > 0,
                                               position[b]))
 
@@ -343,13 +224,6 @@ def _swiss(entrants: list[str], results: list[Result], byes: list[str], number: 
             first = a if key_a < key_b else b
         tables.append(Table((first, b if first == a else a)))
     return Round(number, tuple(tables), bye)
-
-
-def _points(results: list[Result]) -> Counter:
-    total: Counter = Counter()
-    for r in results:
-        total.update(r.points)
-    return total
 
 
 # --- round robin ----------------------------------------------------------------------------
@@ -427,7 +301,7 @@ def table_sizes(count: int) -> list[int]:
 def _tables(entrants: list[str], results: list[Result], byes: list[str], number: int,
             seed: int) -> Round:
     rng = _rng(seed, number, "tables")
-    ranked = _ranking("tables", entrants, results, byes, rng)
+    ranked, _ = _ranking("tables", entrants, results, byes, rng)
     seat_sum: Counter = Counter()
     seat_count: Counter = Counter()
     for r in results:

@@ -39,6 +39,15 @@ _SHORT = {
     "Buchholz": "Buch", "Sonneborn-Berger": "SB", "Head-to-head": "H2H", "Wins": "Wins",
     "Best": "Best",
 }
+# Narrower heads for the text table, which must fit a phone's width.
+_TEXT_HEADS = {"Games": "GP", "Byes": "Bye"}
+# What the short heads mean, under the text table (a line each fits a phone).
+_LEGEND = {
+    "swiss": "Buch Buchholz, SB Sonneborn-Berger",
+    "round-robin": "H2H head-to-head, Wins games won",
+    "tables": "Wins tables finished first",
+    "duplicate": "Best best single score",
+}
 TEXT_LIMIT = 2000  # Discord's message length
 
 
@@ -81,12 +90,10 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
     """Everyone ranked, best first. `entrants`: everyone who took part (sign-up order; anyone
     in `withdrawn` may be in it or not); `withdrawn`: who left or was removed; `results`: every
     finished or settled table; `byes`: one entry per bye had."""
-    names = tiebreak_names(fmt)  # checks fmt
-    people = list(dict.fromkeys(list(entrants) + list(withdrawn)))
-    for r in results:
-        for e in r.seats:
-            if e not in people:
-                people.append(e)
+    tiebreak_names(fmt)  # refuses an unknown format
+    # everyone who took part, whoever the caller left out of `entrants`
+    people = list(dict.fromkeys([*entrants, *withdrawn, *(e for r in results for e in r.seats),
+                                 *byes]))
     bye_count = Counter(byes)
     points: Counter = Counter()
     played: Counter = Counter()
@@ -125,7 +132,6 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
         for e in people:
             mine = [r.points.get(e, 0.0) for r in results if e in r.seats]
             breaks[e] = (max(mine) if mine else 0.0,)
-    assert all(len(b) == len(names) for b in breaks.values())
 
     order = sorted(range(len(people)),
                    key=lambda i: (-points[people[i]], tuple(-b for b in breaks[people[i]]), i))
@@ -139,6 +145,14 @@ def standings(fmt: str, entrants: list[str], withdrawn: list[str], results: list
         rows.append(Standing(place, e, float(points[e]), breaks[e], played[e], bye_count[e],
                              e in gone))
     return rows
+
+
+def best_possible_note(best: dict[int, float]) -> str:
+    """Pack Solitaire duplicate: the best score each closed round's deal allowed (the engine's
+    solver gives it), e.g. 'Best possible: round 1 48, round 2 52'."""
+    if not best:
+        return ""
+    return "Best possible: " + ", ".join(f"round {r} {_number(v)}" for r, v in sorted(best.items()))
 
 
 def _number(value: float) -> str:
@@ -166,21 +180,23 @@ def standings_table(fmt: str, rows: list[Standing], names: dict[str, str]
 
 
 def standings_text(fmt: str, rows: list[Standing], names: dict[str, str],
-                   limit: int = TEXT_LIMIT) -> str:
+                   limit: int = TEXT_LIMIT, note: str = "") -> str:
     """The standings as a Discord code block, at most `limit` characters: names cut to fit a
-    phone's width, and when the field is too long the last rows left out with a note saying
-    how many. Withdrawn entrants are marked with a dagger."""
+    phone's width, and when the field is too long the last rows left out with a line saying
+    how many. Withdrawn entrants are marked with a dagger. `note` (e.g. `best_possible_note`)
+    goes below the table, inside the block."""
     columns, table = standings_table(fmt, rows, names)
-    name_width = 16
+    name_width = 14
     cells = []
     for s, row in zip(rows, table):
         # a backtick in a display name would end the code block early
         name = names.get(s.entrant, s.entrant).replace("`", "'")
-        name = name if len(name) <= name_width else name[:name_width - 1] + "…"
+        room = name_width - 2 if s.withdrawn else name_width
+        name = name if len(name) <= room else name[:room - 1] + "…"
         if s.withdrawn:
-            name = (name[:name_width - 2] + " †") if len(name) > name_width - 2 else name + " †"
+            name += " †"
         cells.append([row[0], name, *row[2:]])
-    heads = list(columns)
+    heads = [_TEXT_HEADS.get(c, c) for c in columns]
     widths = [max(len(r[i]) for r in [heads, *cells]) for i in range(len(heads))]
 
     def line(cols: list[str]) -> str:
@@ -188,15 +204,17 @@ def standings_text(fmt: str, rows: list[Standing], names: dict[str, str],
         out += [c.rjust(w) for c, w in zip(cols[2:], widths[2:])]
         return " ".join(out).rstrip()
 
-    legend = "† withdrawn" if any(s.withdrawn for s in rows) else ""
+    legend = ", ".join(["GP games played", *(["Bye byes"] if "Byes" in columns else []),
+                        *(["† withdrawn"] if any(s.withdrawn for s in rows) else [])])
     head = ["```", line(heads)]
     body = [line(c) for c in cells]
     for shown in range(len(body), -1, -1):
         tail = []
         if shown < len(body):
             tail.append(f"… and {len(body) - shown} more")
-        if legend:
-            tail.append(legend)
+        tail += [_LEGEND[fmt], legend]
+        if note:
+            tail.append(note.replace("`", "'"))
         text = "\n".join(head + body[:shown] + tail + ["```"])
         if len(text) <= limit:
             return text
