@@ -217,7 +217,12 @@ async def test_a_round_robin_with_a_player_removed(fake, tmp_path, drawn):
             await settle(bot)
         rounds = await bot.store.rounds_of(t.id)
         forfeits = [frozenset(f["seats"]) for r in rounds for f in r["forfeits"]]
-        assert all(str(users[2]) in pair for pair in forfeits) and len(forfeits) == 2
+        # (round 2 may have been paired before the removal: then cy's game there was forfeited in play)
+        assert forfeits and all(str(users[2]) in pair for pair in forfeits)
+        played_after = [link for link in await bot.store.tournament_games(t.id)
+                        if link.round > 1 and str(users[2]) in link.seats]
+        assert len(forfeits) + len(played_after) == 2
+        assert all(link.forfeit == [str(users[2])] for link in played_after)
         assert sorted(map(sorted, met + forfeits)) == sorted(
             sorted([str(a), str(b)]) for i, a in enumerate(users) for b in users[i + 1:])   # every pair once
         t = await bot.store.get_tournament(t.id)
