@@ -121,7 +121,10 @@ async def test_a_seven_player_swiss_with_a_withdrawal_a_deadline_a_restart_and_a
         await resign(fake, bot, g2, l2.seats[0])
         played.append((l2.seats, l2.seats[1]))
         quitter = l3.seats[0]
-        left = await press(fake, quitter, f"pp:tour:{t.id}:leave", message_id=post.id)
+        asked = await press(fake, quitter, f"pp:tour:{t.id}:leave", message_id=post.id)
+        assert "Withdraw" in said(asked)
+        assert (await bot.store.get_tournament(t.id)).entrant(int(quitter)).status == "active"   # not yet
+        left = await press(fake, quitter, f"pp:tour:{t.id}:withdraw", message_id=asked.messages[-1].id)
         assert "withdrawn" in said(left)
         played.append((l3.seats, l3.seats[1]))
         await settle(bot)

@@ -195,7 +195,15 @@ class Tournaments(commands.Cog):
             if op == "join":
                 t = await self.flow.join(tid, user.id, user.display_name)
                 said = f"You are signed up for tournament #{t.id}."
-            elif op == "leave":
+            elif op == "leave" and (await self.flow.get(tid)).status in ("running", "paused"):
+                # withdrawing cannot be undone: asked once more, privately
+                await self.controller.say(
+                    interaction, f"Leaving tournament #{tid} now withdraws you for good: your games in "
+                    "play are forfeits and you are not paired again. Press **Withdraw** to confirm.",
+                    view=build_view([["tour", tid, "withdraw"]]))
+                return
+            elif op in ("leave", "withdraw"):   # (its games are resigned: that takes a moment)
+                await interaction.response.defer(ephemeral=True, thinking=True)
                 t = await self.flow.leave(tid, user.id)
                 said = (f"You have left tournament #{t.id}." if t.status == "signup" else
                         f"You have withdrawn from tournament #{t.id}; your remaining games are forfeits.")

@@ -1,5 +1,5 @@
 """The buttons under a tournament's sign-up post (bot.commands.tournament): Join, Leave (during
-the event: withdraw), Start, Standings. Like every control, each carries all it needs in its
+the event: Withdraw, confirmed), Start, Standings. Like every control, each carries all it needs in its
 custom_id (the tournament's id), holds no state and works after a restart."""
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from ..components import builds
 _OPS = {"join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "start": ("Start", discord.ButtonStyle.primary),
-        "standings": ("Standings", discord.ButtonStyle.secondary)}
+        "standings": ("Standings", discord.ButtonStyle.secondary),
+        "withdraw": ("Withdraw", discord.ButtonStyle.danger)}   # (Leave during the event, confirmed)
 
 
 @builds("tour")
-class TournamentButton(DynamicItem[Button], template=r"pp:tour:(?P<tid>\d+):(?P<op>join|leave|start|standings)"):
+class TournamentButton(DynamicItem[Button], template=r"pp:tour:(?P<tid>\d+):(?P<op>join|leave|start|standings|withdraw)"):
     def __init__(self, tournament_id: int, op: str):
         label, style = _OPS[op]
         super().__init__(Button(label=label, style=style, custom_id=f"pp:tour:{tournament_id}:{op}"))
