@@ -33,7 +33,7 @@ def draw_board(board: dict) -> bytes:
 
         table = board["view"]["standings"]
         return render.svg_to_png(standings_svg(table["title"], table["columns"], table["rows"],
-                                               set(table["highlight"])))
+                                               set(table["highlight"]), note=table.get("note", "")))
     return render.render_png(board["view"], names=board.get("names"),
                              palette=board.get("palette", "standard"))
 
@@ -47,7 +47,7 @@ def alt_text(board: dict) -> str:
         from render.standings import standings_alt
 
         table = board["view"]["standings"]
-        return standings_alt(table["title"], table["columns"], table["rows"])
+        return standings_alt(table["title"], table["columns"], table["rows"], note=table.get("note", ""))
     try:
         return words(board["view"], board.get("names"))
     except Exception:   # (a board without words still goes out, with its game's title)

@@ -334,3 +334,14 @@ async def test_a_round_stored_but_not_started_before_a_crash_starts_after_the_re
         await settle(bot)
         [(link, row)] = await round_games(bot, t.id, 1)
         assert row.status == "active" and row.thread_id
+
+
+def test_a_standings_board_is_drawn_with_its_alt_text():
+    import bot.rendering
+
+    board = {"view": {"standings": {"title": "Tournament #1: final standings", "columns": ["#", "Player", "Pts"],
+                                    "rows": [["1", "ann", "2"], ["2", "bob", "1"]], "highlight": [0],
+                                    "note": "Best possible: round 1 90"}}}
+    assert bot.rendering.draw_board(board).startswith(b"\x89PNG")
+    alt = bot.rendering.alt_text(board)
+    assert "final standings" in alt and "ann" in alt and "90" in alt

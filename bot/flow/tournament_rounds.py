@@ -236,7 +236,7 @@ class Rounds:
                                           settled[link.game_id]["points"], tuple(link.forfeit)))
         table = self.standings(t, results, byes)
         notices = [Notice("channel", t.channel_id, {"content": texts.clip("\n".join(lines))}),
-                   self.standings_notice(t, table, final)]
+                   await self.standings_notice(t, table, final, closing=t.round)]
         changes: dict = {"round_ends_at": None, "due_at": self.clock()}
         if final:
             changes.update(status="finished", due_at=None)
@@ -263,7 +263,7 @@ class Rounds:
         await self.store.update_tournament(t.id, t.version, now=self.clock(), changes={
             "status": "finished", "due_at": None, "round_ends_at": None}, notices=[
             Notice("channel", t.channel_id, {"content": f"🏁 **{label(t)}** ends after round {t.round} ({why})."}),
-            self.standings_notice(t, table, True), self.winners_notice(t, table)])
+            await self.standings_notice(t, table, True), self.winners_notice(t, table)])
         self.wake()
 
     async def round_open(self, t: TournamentRow) -> bool:
@@ -296,22 +296,39 @@ class Rounds:
         return ranking.standings(t.format, everyone, gone, results, byes,
                                  bye_points=1.0 if t.format == "swiss" else 0.0)
 
-    def standings_notice(self, t: TournamentRow, table: list, final: bool) -> Notice:
+    async def standings_notice(self, t: TournamentRow, table: list, final: bool,
+                               closing: int | None = None) -> Notice:
+        """The standings post: text and image (`closing`: the round being closed, whose deal's
+        best score may now be said)."""
         names = t.names
         title = (f"{label(t)}: final standings" if final or t.status == "finished"
                  else f"{label(t)}: standings after round {t.round}")
         columns, rows = ranking.standings_table(t.format, table, names)
-        text = ranking.standings_text(t.format, table, names, limit=texts.MESSAGE_LIMIT - 100)
+        note = await self.best_note(t, closing)
+        text = ranking.standings_text(t.format, table, names, limit=texts.MESSAGE_LIMIT - 100, note=note)
         return Notice("channel", t.channel_id, {
             "content": f"📊 **{title}**\n{text}",
-            "board": {"view": {"standings": {"title": title, "columns": columns, "rows": rows,
+            "board": {"view": {"standings": {"title": title, "columns": columns, "rows": rows, "note": note,
                                              "highlight": [i for i, s in enumerate(table) if s.place == 1]}}}})
+
+    async def best_note(self, t: TournamentRow, closing: int | None) -> str:
+        """Pack Solitaire: the best score each closed round's deal allowed (never an open
+        round's: it would tell its players something of their deal)."""
+        if t.game != "pack-solitaire":
+            return ""
+        closed = {r["round"] for r in await self.store.rounds_of(t.id) if r["closed"]} | {closing}
+        best: dict[int, float] = {}
+        for link in await self.store.tournament_games(t.id):
+            row = await self.store.get_game(link.game_id) if link.round in closed else None
+            if row is not None and "best" in row.extras:
+                best.setdefault(link.round, row.extras["best"])
+        return ranking.best_possible_note(best)
 
     async def standings_now(self, tid: int) -> tuple[TournamentRow, str, dict]:
         """`/tournament standings`: the text and the image's board, from the results so far."""
         t = await self.get(tid)
         results, byes = await self.history(t)
-        notice = self.standings_notice(t, self.standings(t, results, byes), t.status == "finished")
+        notice = await self.standings_notice(t, self.standings(t, results, byes), t.status == "finished")
         return t, notice.payload["content"], notice.payload["board"]
 
 
