@@ -74,3 +74,13 @@ async def test_timed_work_is_claimed_once_and_released(tmp_path):
         assert await store.claim_tournaments("a", 9999.0, 1100.0, 1130.0) == []
     finally:
         await store.close()
+
+
+async def test_the_worker_wakes_for_a_tournaments_timed_work(tmp_path):
+    store = await Store.open(database_for(tmp_path / "db.sqlite3"))
+    try:
+        assert await store.next_wake(100.0, 1000.0) is None
+        await new_tournament(store, starts_at=500.0)
+        assert await store.next_wake(100.0, 1000.0) == 400.0
+    finally:
+        await store.close()

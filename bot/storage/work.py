@@ -151,11 +151,14 @@ class WorkStore:
                 "SELECT (SELECT MIN(due_at) FROM timers WHERE lease_until IS NULL OR lease_until<=?), "
                 "(SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL), "
                 "(SELECT MIN(lease_until) FROM timers WHERE lease_until>?), "
-                "(SELECT MIN(lease_until) FROM outbox_leases)", (wall, wall))
+                "(SELECT MIN(lease_until) FROM outbox_leases), "
+                "(SELECT MIN(due_at) FROM tournaments WHERE lease_until IS NULL OR lease_until<=?)",
+                (wall, wall, wall))
         waits = [row[0] - now if row[0] is not None else None,
                  row[1] - now if row[1] is not None else None,
                  row[2] - wall if row[2] is not None else None,
-                 row[3] - wall if row[3] is not None else None]
+                 row[3] - wall if row[3] is not None else None,
+                 row[4] - now if row[4] is not None else None]   # (a tournament's start or round deadline)
         waits = [w for w in waits if w is not None]
         return max(0.0, min(waits)) if waits else None
 
