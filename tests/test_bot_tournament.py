@@ -345,3 +345,25 @@ def test_a_standings_board_is_drawn_with_its_alt_text():
     assert bot.rendering.draw_board(board).startswith(b"\x89PNG")
     alt = bot.rendering.alt_text(board)
     assert "final standings" in alt and "ann" in alt and "90" in alt
+
+
+async def test_a_departure_whose_forfeits_were_not_made_is_made_good_by_the_next_look(fake, tmp_path, drawn):
+    """A withdrawal stored while its round was being paired (or just before a crash): the next
+    look at the tournament forfeits the games that still seat the player."""
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy", "dee")]
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        t, post = await create(fake, bot, users[0], rounds=2, deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        [(link, row)] = [(link, row) for link, row in await round_games(bot, t.id, 1)
+                         if str(users[2]) in link.seats]
+        assert await bot.store.set_entrant_status(t.id, int(users[2]), "withdrawn", now=clock.now)
+        await bot.store.set_tournament_due(t.id, clock.now)
+        await settle(bot)
+        await settle(bot)
+        [link] = [link for link in await bot.store.tournament_games(t.id, 1) if str(users[2]) in link.seats]
+        game = await bot.store.get_game(row.id)
+        assert link.forfeit == [str(users[2])] and game.status == "finished"
+        assert any("forfeited by them" in (m.content or "") for m in fake.messages(row.thread_id))

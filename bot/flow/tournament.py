@@ -202,37 +202,42 @@ class TournamentFlow(Rounds):
         forfeited (said in each game's thread and in the channel) and the round waits not on them."""
         name = texts.display(t.names[str(user_id)])
         verb = "has withdrawn from" if status == "withdrawn" else "was removed from"
-        links = [link for link in await self.store.tournament_games(t.id, t.round)
-                 if str(user_id) in link.seats]
-        playing = []
-        for link in links:
-            row = await self.store.get_game(link.game_id)
-            if row is not None and row.status in ("active", "lobby"):
-                playing.append(row)
-        tail = (f" {texts.plural(len(playing), 'game')} in play {texts.verb(len(playing), 'is', 'are')} "
-                "forfeited." if playing else "")
         if not await self.store.set_entrant_status(t.id, user_id, status, now=self.clock(), notices=[
-                Notice("channel", t.channel_id, {"content": f"🏳️ **{name}** {verb} **{label(t)}**.{tail} "
-                                                            "They are not paired again."})]):
+                Notice("channel", t.channel_id, {"content": f"🏳️ **{name}** {verb} **{label(t)}**: "
+                                                            "any game of theirs in play is forfeited, and "
+                                                            "they are not paired again."})]):
             raise UserError(f"{texts.mention(str(user_id))} is not playing in {label(t)}.")
-        for row in playing:
-            await self.store.add_forfeit(row.id, str(user_id))
-            if row.status == "lobby":   # (its round opened, the game not started yet: it never will)
-                try:
-                    await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
-                                            events=[Event("tournament-forfeit", str(user_id))])
-                    continue
-                except Conflict:   # (started at this moment: resigned below)
-                    row = await self.store.get_game(row.id)
-            await self.store.add_notices(row.id, [Notice("channel", row.thread_id or row.channel_id, {
-                "content": f"🏳️ **{name}** {verb} {label(t)}: this game is forfeited by them."})], self.clock())
-            if row.status == "active":
-                try:
-                    await self.flow.act(row.id, user_id, "resign")
-                except UserError:
-                    pass   # (over meanwhile: the round closes on what it came to)
-        await self.store.set_tournament_due(t.id, self.clock())
+        await self.forfeit_departed(t.id)
+        await self.store.set_tournament_due(t.id, self.clock())   # (and again, as the round may close)
         self.wake()
+
+    async def forfeit_departed(self, tid: int) -> None:
+        """Forfeit the games in play of the current round that seat someone who has left (by
+        withdraw; and by each check, for a round paired at the very moment they left)."""
+        t = await self.get(tid)
+        gone = {e.id: e.status for e in t.entrants if e.status != "active"}
+        for link in await self.store.tournament_games(t.id, t.round):
+            for player in [p for p in link.seats if p in gone and p not in link.forfeit]:
+                row = await self.store.get_game(link.game_id)
+                if row is None or row.status not in ("active", "lobby"):
+                    continue
+                await self.store.add_forfeit(row.id, player)
+                if row.status == "lobby":   # (its round opened, the game not started yet: it never will)
+                    try:
+                        await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
+                                                events=[Event("tournament-forfeit", player)])
+                        continue
+                    except Conflict:   # (started at this moment: resigned below)
+                        row = await self.store.get_game(row.id)
+                verb = "has withdrawn from" if gone[player] == "withdrawn" else "was removed from"
+                await self.store.add_notices(row.id, [Notice("channel", row.thread_id or row.channel_id, {
+                    "content": f"🏳️ **{texts.display(t.names[player])}** {verb} {label(t)}: this game "
+                               "is forfeited by them."})], self.clock())
+                if row.status == "active":
+                    try:
+                        await self.flow.act(row.id, int(player), "resign")
+                    except UserError:
+                        pass   # (over meanwhile: the round closes on what it came to)
 
     # ---- rounds ----------------------------------------------------------------------------
 
@@ -344,6 +349,7 @@ class TournamentFlow(Rounds):
             await self.store.set_tournament_due(tid, None)
             return
         await self.start_games(tid)
+        await self.forfeit_departed(tid)
         if await self.round_open(t):
             late = t.round_ends_at is not None and t.round_ends_at <= now
             if not late:
