@@ -20,6 +20,7 @@ from discord.shard import Shard
 from . import ui  # noqa: F401  (loads the games' adapters and their components)
 from .away import Away
 from .commands import Controller, Tree
+from .commands.tournament import Tournaments
 from .daily import Daily
 from .delivery import Delivery
 from .computers import Thinker
@@ -108,6 +109,9 @@ class PiecepackBot(commands.AutoShardedBot):
         # a game's slow work (Pack Solitaire's solver) runs apart from boards and computers
         self.slow_work = WorkerPool(settings.render_in, 1, nice=15)
         self.worker = Worker(self)
+        # async (claimant, lease) -> None: timed work besides games' timers, claimed the same way
+        # and run by the worker (tournaments' start times and round deadlines)
+        self.due_work: list = []
         self._heartbeat: asyncio.Task | None = None
         self.shards_up: set[int] = set()
         self.shards_since: dict[int, float] = {}   # when each shard last connected or dropped
@@ -140,6 +144,7 @@ class PiecepackBot(commands.AutoShardedBot):
         await self.add_cog(Ratings(self))
         await self.add_cog(Daily(self))
         await self.add_cog(History(self))
+        await self.add_cog(Tournaments(self))
         # Every component interaction is dispatched by on_interaction (not discord.py's
         # dynamic items, which leave the odd ones unanswered); command errors come here too.
         self.tree.error(self.controller.command_failed)

@@ -29,6 +29,7 @@ import engine
 
 from . import texts
 from .errors import UserError
+from .flow.tournament_rounds import check_may_see as tournament_may_see
 from .storage import GameRow, Notice
 from .ui.byop1 import clock
 
@@ -278,6 +279,7 @@ class Daily(commands.Cog):
 
 async def check_may_see(store, row: GameRow, user_id: int) -> None:
     """A daily game is its player's own: nobody else may look at its board (a spoiler)."""
+    await tournament_may_see(store, row, user_id)   # (so is a duplicate tournament's deal)
     if not row.seat_of(user_id) and await store.daily_of_game(row.id) is not None:
         raise UserError(f"Game #{row.id} is someone's daily puzzle: only they see it.")
 

@@ -28,6 +28,12 @@ def draw_board(board: dict) -> bytes:
     """The PNG of a notice's board ({"view": ..., "names": ...}); runs in a worker."""
     import render  # slow to import: workers and the first drawing pay it, not the bot's start
 
+    if "standings" in board["view"]:   # a tournament's table (bot.flow.tournament), not a game
+        from render.standings import standings_svg
+
+        table = board["view"]["standings"]
+        return render.svg_to_png(standings_svg(table["title"], table["columns"], table["rows"],
+                                               set(table["highlight"]), note=table.get("note", "")))
     return render.render_png(board["view"], names=board.get("names"),
                              palette=board.get("palette", "standard"))
 
@@ -37,6 +43,11 @@ def alt_text(board: dict) -> str:
     words only, on the caller's thread)."""
     from render.describe import alt_text as words
 
+    if "standings" in board["view"]:
+        from render.standings import standings_alt
+
+        table = board["view"]["standings"]
+        return standings_alt(table["title"], table["columns"], table["rows"], note=table.get("note", ""))
     try:
         return words(board["view"], board.get("names"))
     except Exception:   # (a board without words still goes out, with its game's title)

@@ -189,3 +189,7 @@ Outside a game's thread, `/move` picks your only game waiting on you, or say whi
 **Ratings** `/leaderboard game:<name>` and `/stats [player]`: ratings from games between people (resigning loses; aborted games do not count).
 **Daily puzzles** `/daily game:pack-solitaire|byop1`: this server's puzzle of the (UTC) day, played once in a private thread; its table opens once you have played.
 **After a game** press **Rematch** under the result (or `/play rematch:<number>`): same players, seats rotated, a new deal. `/games status:finished` lists results, `/record game:<number>` gives the moves as a file (Relativity in PPN), `/replay game:<number> move:<n>` shows the board after move n."""
+
+# /help's second message (the first is full)
+HELP_TOURNAMENTS = """\
+**Tournaments** `/tournament create game:<name>` posts an event with **Join**: Swiss or round robin (Relativity, Galaxies), tables of 3-4 (Global Warming), or duplicate, the same deals for everyone (Pack Solitaire, BYOP1). The organiser (or a moderator with Manage Server or Manage Events) presses **Start** and can `/tournament pause`, `resume`, `remove player:<who>` and `end`. Each pairing is an ordinary game in its own thread; the next round is paired as soon as a round's games are over, and the standings are posted (`/tournament standings` at any time). **Round deadline:** a game still running then stops and is settled on its score so far (the higher score wins; equal scores draw). **Leave** during the event withdraws you: your games in play are forfeits."""

@@ -127,6 +127,11 @@ class Worker:
                         log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                     finally:
                         await store.release_timer(timer.game_id, timer.kind, self.me)
+                for work in self.bot.due_work:   # (other work claimed alike: tournaments)
+                    try:
+                        await work(self.me, self.lease)
+                    except Exception:
+                        log.exception("timed work failed")
             finally:
                 renewal.cancel()
             try:

@@ -184,6 +184,23 @@ def filled(option: dict, fake, user):
             USER: user}[kind]
 
 
+def leaves(command: dict, part: dict | None = None, path: tuple = ()) -> list:
+    """(command, path of subcommands, its options) for a command and each of its subcommands
+    (/tournament's), at any depth."""
+    options = (part or command).get("options") or []
+    subs = [o for o in options if o["type"] in (1, 2)]
+    if not subs:
+        return [(command, path, options)]
+    return [leaf for sub in subs for leaf in leaves(command, sub, path + ((sub["type"], sub["name"]),))]
+
+
+def nested(path: tuple, given: list) -> list:
+    """`given` as the options of the subcommand at `path`."""
+    for kind, name in reversed(path):
+        given = [{"type": kind, "name": name, "options": given}]
+    return given
+
+
 @pytest.mark.parametrize("focus", [False, True], ids=["command", "autocomplete"])
 async def test_every_option_of_every_command_refuses_every_wrong_type(fake, drawn, tmp_path, caplog,
                                                                        focus):
@@ -195,9 +212,7 @@ async def test_every_option_of_every_command_refuses_every_wrong_type(fake, draw
         assert {c["name"] for c in commands} >= {"play", "move", "away", "stats", "replay", "daily"}
         sends = []
         kinds = set()
-        for definition in commands:
-            options = [o for o in definition.get("options") or [] if o["type"] not in (1, 2)]
-            assert len(options) == len(definition.get("options") or []), "no subcommands yet"
+        for definition, path, options in (leaf for d in commands for leaf in leaves(d)):
             for bad in options:
                 others = [o for o in options if o is not bad and (o.get("required") or focus)]
                 focused = next((o for o in others if o.get("autocomplete")), None) if focus else None
@@ -216,7 +231,7 @@ async def test_every_option_of_every_command_refuses_every_wrong_type(fake, draw
                                "value": "x" if o is focused else filled(o, fake, bob),
                                **({"focused": True} if o is focused else {})} for o in others]
                     data = {"id": definition["id"], "name": definition["name"], "type": 1,
-                            "options": given, "resolved": resolved}
+                            "options": nested(path, given), "resolved": resolved}
                     sends.append((alice, AUTOCOMPLETE if focus else APPLICATION_COMMAND, data,
                                   fake.channel_id))
         assert kinds >= ({STRING, INTEGER} if focus else {STRING, INTEGER, USER})

@@ -60,6 +60,11 @@ async def used_database(fake, path: Path, clock: FakeClock) -> dict:
         result = fake.messages(old_thread)[-1]
         await press(fake, bob, f"pp:rematch:{old.id}", message_id=result.id)   # a rematch asked
         await daily(fake, bot, carol)                                        # a solo game
+        res = await command(fake, alice, "tournament create", {"game": "galaxies", "deadline": "none"})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        for user in (alice, bob, carol):                                      # a tournament, with a bye
+            await press(fake, user, f"pp:tour:{t.id}:join", message_id=res.messages[-1].id)
+        await command(fake, alice, "tournament start")
         await settle(bot)
     store = await Store.open(str(path))
     row = await store.get_game(free.id)
@@ -105,6 +110,9 @@ async def test_a_used_sqlite_database_moves_to_postgresql_and_the_games_go_on(
         assert await after.events(game_id) == await before.events(game_id)
         assert await after.timers_of(game_id) == await before.timers_of(game_id)
     assert await after.absences_now(1, [999], clock.now) == await before.absences_now(1, [999], clock.now)
+    [t] = await before.tournaments_in(int(fake.guild_id), ("running",))
+    assert await after.get_tournament(t.id) == t
+    assert await after.tournament_games(t.id) == await before.tournament_games(t.id)
     await before.close()
     await after.close()
 

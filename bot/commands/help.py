@@ -32,3 +32,4 @@ class Help:
     @app_commands.allowed_contexts(**EVERYWHERE)
     async def help(self, interaction: discord.Interaction):
         await self.say(interaction, texts.HELP)
+        await self.say(interaction, texts.HELP_TOURNAMENTS)

@@ -50,6 +50,9 @@ class GameFlow(Lobby, Play, Planning, Notices, ComputerTurns, Clock, TimeAway):
         # async (row, game, final state, extras) -> notices to post with a game's end (in the
         # same transaction): other parts' hooks (daily puzzles' public line)
         self.end_hooks: list[Callable[..., Awaitable[list[Notice]]]] = []
+        # async (game id) after a game's end is committed (finished or aborted): a tournament
+        # looks whether its round is over
+        self.ended_hooks: list[Callable[[int], Awaitable[None]]] = []
 
     # ---- reading ---------------------------------------------------------------------------
 

@@ -200,31 +200,35 @@ class Lobby:
             raise UserError(f"{game.title} needs at least {game.min_players} players.")
 
     async def start(self, row: GameRow, create_thread: Callable[[GameRow, str], Awaitable[int | None]],
-                    *, seed: int | None = None, rematch_of: int | None = None) -> GameRow:
+                    *, seed: int | None = None, rematch_of: int | None = None,
+                    seating: str | None = None, tag: str = "") -> GameRow:
         """Deal the game, open its thread and post the first board. `row` is a full lobby the
         caller has checked with can_start. `seed` fixes the deal (a daily puzzle's). A rematch
         (`rematch_of`: the old game) keeps the seats as its lobby has them (rotated from the old
-        game); its deal is new (a new seed)."""
+        game); its deal is new (a new seed). `seating` (how the lobby's seats were set, e.g. by a
+        tournament's pairing) keeps them too; `tag` (a tournament's round) heads the thread's
+        name and its first post."""
         game = self.game_of(row)
         seed = int(self.seed_source() if seed is None else seed)
-        if rematch_of is None:
+        if rematch_of is not None:
+            seating = f"rotated by one from game #{rematch_of}"
+        if seating is None:
             row.seats = [replace(s, seat=n) for n, s in enumerate(self.seat_order(row.seats, seed))]
+            seating = "drawn at random"
         try:
             state = game.new_game(row.player_ids, seed=seed, options=row.options)
         except GameError as exc:
             raise UserError(f"The game could not be dealt: {exc}") from None
         names = row.names
         title = texts.game_label(game.title, row.id)
-        thread_name = f"{title}: " + " vs ".join(names[p] for p in row.player_ids)
+        thread_name = f"{tag}{title}: " + " vs ".join(names[p] for p in row.player_ids)
         thread_id = await create_thread(row, thread_name[:100])
         row.thread_id = thread_id
         now = self.clock()
         scope = ui.adapter_for(row.game).deadline_scope
-        seating = (f"rotated by one from game #{rematch_of}" if rematch_of is not None
-                   else "drawn at random")
         seats = (f"The seats, {seating}: {texts.name_list(row.player_ids, names)}, in this order. "
                  if len(row.player_ids) > 1 else "")   # (alone: no seats to draw)
-        intro = (f"**{title}** begins" + ("." if seats else f" for {texts.name_list(row.player_ids, names)}.")
+        intro = (f"{tag}**{title}** begins" + ("." if seats else f" for {texts.name_list(row.player_ids, names)}.")
                  + f" {seats}"
                  + (f"Each {scope} has {texts.duration(row.deadline_seconds)}."
                     if row.deadline_seconds else "No deadline.")

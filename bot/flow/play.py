@@ -178,6 +178,7 @@ class Play:
         except Conflict:
             raise UserError("The game changed at the same moment; please try again.") from None
         self.on_commit()
+        await self.game_ended(game_id)
         return await self.get(game_id)
 
     async def strip_all(self, game_id: int) -> list[Notice]:
@@ -217,6 +218,16 @@ class Play:
             changes=changes,
             events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers, rated=rated)
         self.on_commit()
+        if plan.status == "finished":
+            await self.game_ended(row.id)
+
+    async def game_ended(self, game_id: int) -> None:
+        """Tell the ended_hooks that a game has ended (its end is committed already)."""
+        for hook in self.ended_hooks:
+            try:
+                await hook(game_id)
+            except Exception:   # (the game is over whatever a hook does; its own work looks again)
+                log.exception("an end hook of game %s failed", game_id)
 
     # ---- audit -----------------------------------------------------------------------------
 

@@ -21,13 +21,14 @@ from .store import Store
 # Every table of the schema, parents before the rows that reference them. A new table must
 # be added here (tests/test_migrate_db.py checks this list against the schema).
 COPY_ORDER = ("meta", "games", "seats", "events", "timers", "outbox", "absences", "ratings",
-              "rating_history", "daily_plays", "rematches", "player_settings")
-IDENTITY_TABLES = ("games", "events", "outbox", "absences", "rating_history")
+              "rating_history", "daily_plays", "rematches", "player_settings", "tournaments",
+              "tournament_entrants", "tournament_rounds", "tournament_games")
+IDENTITY_TABLES = ("games", "events", "outbox", "absences", "rating_history", "tournaments")
 # meta rows that belong to the database they are in, not to what it holds
 LOCAL_META = ("schema_version", "alive_at")
 # what running processes hold, not what the database holds: claims start free on the target
 NOT_COPIED = ("outbox_leases",)
-FREED_COLUMNS = {"timers": ("claimed_by", "lease_until")}
+FREED_COLUMNS = {"timers": ("claimed_by", "lease_until"), "tournaments": ("claimed_by", "lease_until")}
 
 
 class TargetNotEmpty(Exception):

@@ -184,6 +184,66 @@ MIGRATIONS: list[str] = [
         lease_until REAL    NOT NULL
     );
     """,
+    # 10 -> 11: tournaments (issue 25): the event, its entrants (sign-up order; active, withdrawn
+    # or removed), its rounds (who had the bye, the
+    # scheduled games not played because one of the two had left) and its games (which round and table, the seats
+    # as paired, who forfeits, and the table's result once settled). due_at is the tournament's
+    # one piece of claimed work (its start time, a check after a game ended, its round deadline),
+    # claimed like a timer (claimed_by, lease_until)
+    """
+    CREATE TABLE tournaments (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id         INTEGER NOT NULL,
+        channel_id       INTEGER NOT NULL,
+        organiser_id     INTEGER NOT NULL,
+        game             TEXT    NOT NULL,
+        options          TEXT    NOT NULL DEFAULT '{}',
+        format           TEXT    NOT NULL,
+        rounds           INTEGER,
+        deadline_seconds INTEGER,
+        round_seconds    INTEGER,
+        starts_at        REAL,
+        status           TEXT    NOT NULL CHECK (status IN ('signup','running','paused','finished','cancelled')),
+        seed             INTEGER NOT NULL,
+        round            INTEGER NOT NULL DEFAULT 0,
+        round_ends_at    REAL,
+        message_id       INTEGER,
+        version          INTEGER NOT NULL DEFAULT 0,
+        due_at           REAL,
+        claimed_by       TEXT,
+        lease_until      REAL,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL
+    );
+    CREATE INDEX tournaments_due ON tournaments(due_at);
+    CREATE INDEX tournaments_guild ON tournaments(guild_id, status);
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL,
+        display_name  TEXT    NOT NULL,
+        joined        INTEGER NOT NULL,
+        status        TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active','withdrawn','removed')),
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        bye           INTEGER,
+        forfeits      TEXT    NOT NULL DEFAULT '[]',
+        closed        INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round)
+    );
+    CREATE TABLE tournament_games (
+        game_id       INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round         INTEGER NOT NULL,
+        table_no      INTEGER NOT NULL,
+        seats         TEXT    NOT NULL,
+        forfeit       TEXT    NOT NULL DEFAULT '[]',
+        result        TEXT,
+        UNIQUE (tournament_id, round, table_no)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

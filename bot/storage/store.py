@@ -12,10 +12,11 @@ from .model import SchemaTooNew
 from .player_settings import PlayerSettingsStore
 from .players import PlayersStore
 from .sqlite import SqliteEngine
+from .tournaments import TournamentsStore
 from .work import WorkStore
 
 
-class Store(GamesStore, WorkStore, PlayersStore, PlayerSettingsStore):
+class Store(GamesStore, WorkStore, PlayersStore, PlayerSettingsStore, TournamentsStore):
     def __init__(self, engine: Engine):
         self.engine = engine
 
@@ -81,6 +82,7 @@ class Store(GamesStore, WorkStore, PlayersStore, PlayerSettingsStore):
         foreign keys cascade); returns how many games."""
         async with self.engine.transaction() as tx:
             await tx.execute("DELETE FROM absences WHERE guild_id=?", (guild_id,))
+            await self.forget_guild_tournaments(tx, guild_id)
             count = await tx.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
             await tx.execute("DELETE FROM ratings WHERE guild_id=?", (guild_id,))
             return count

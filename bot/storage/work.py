@@ -110,6 +110,8 @@ class WorkStore:
                              "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
             await tx.execute("DELETE FROM outbox_leases WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL",
                              (me, me))
+            await tx.execute("UPDATE tournaments SET claimed_by=NULL, lease_until=NULL "
+                             "WHERE claimed_by=? OR CAST(? AS TEXT) IS NULL", (me, me))
             await tx.notify()
 
     async def claimants(self) -> set[str]:
@@ -124,6 +126,7 @@ class WorkStore:
         async with self.engine.connection() as tx:
             await tx.execute("UPDATE timers SET lease_until=? WHERE claimed_by=?", (until, me))
             await tx.execute("UPDATE outbox_leases SET lease_until=? WHERE claimed_by=?", (until, me))
+            await tx.execute("UPDATE tournaments SET lease_until=? WHERE claimed_by=?", (until, me))
 
     async def drop_timers(self, game_id: int) -> None:
         async with self.engine.connection() as tx:
@@ -148,11 +151,14 @@ class WorkStore:
                 "SELECT (SELECT MIN(due_at) FROM timers WHERE lease_until IS NULL OR lease_until<=?), "
                 "(SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL), "
                 "(SELECT MIN(lease_until) FROM timers WHERE lease_until>?), "
-                "(SELECT MIN(lease_until) FROM outbox_leases)", (wall, wall))
+                "(SELECT MIN(lease_until) FROM outbox_leases), "
+                "(SELECT MIN(due_at) FROM tournaments WHERE lease_until IS NULL OR lease_until<=?)",
+                (wall, wall, wall))
         waits = [row[0] - now if row[0] is not None else None,
                  row[1] - now if row[1] is not None else None,
                  row[2] - wall if row[2] is not None else None,
-                 row[3] - wall if row[3] is not None else None]
+                 row[3] - wall if row[3] is not None else None,
+                 row[4] - now if row[4] is not None else None]   # (a tournament's start or round deadline)
         waits = [w for w in waits if w is not None]
         return max(0.0, min(waits)) if waits else None
 
