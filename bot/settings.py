@@ -53,6 +53,7 @@ class Settings:
     guild_ready_timeout: float = 2.0
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
     render_in: str = "process"         # where boards are drawn: bot.workers.MODES
+    render_workers: int | None = None  # render worker processes (None: from the cores)
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
     # Shards (bot.shards): None = Discord's recommended count, all run by this process
     shard_count: int | None = None
@@ -167,6 +168,20 @@ def lease_seconds(text: str | None) -> float:
     return lease
 
 
+def render_workers(text: str | None) -> int | None:
+    """PIECEPACK_RENDER_WORKERS: how many processes draw boards (unset: from the cores)."""
+    if text is None:
+        return None
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if not 1 <= workers <= 256:
+        raise SettingsError(f"PIECEPACK_RENDER_WORKERS must be a whole number from 1 to 256, "
+                            f"not {text!r}.")
+    return workers
+
+
 def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None, *,
                   require_token: bool = True) -> Settings:
     """`require_token=False` for the commands that never talk to Discord (backup, health...)."""
@@ -209,6 +224,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
         **shards,
         lease_seconds=lease_seconds(get("PIECEPACK_LEASE_SECONDS")),
         render_in=render_in,
+        render_workers=render_workers(get("PIECEPACK_RENDER_WORKERS")),
         computer_pace=computer_pace,
         token=token or "",
         db_path=db_path,
