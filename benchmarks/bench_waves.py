@@ -186,6 +186,29 @@ class Table:
         return board - start
 
 
+class Ticker:
+    """A 1 ms ticker on this process's loop: how late the fake Discord itself is (it stamps
+    the interactions' times, so its lateness is in the autocomplete figures)."""
+
+    def __init__(self):
+        self.gaps: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    async def _tick(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self.gaps.append(now - last - 0.001)
+            last = now
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._tick())
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
 class Typist:
     """A player typing into /move's option in a game that does not move, one request at a time."""
 
@@ -238,6 +261,7 @@ async def setup_run(engine_name: str, processes: int, args, pg_server, folder: P
             await asyncio.gather(*(t.open() for t in (tables + idle)[start:start + 10]))
         rng = random.Random(args.seed)
         typists = [Typist(fake, table) for table in idle]
+        ticker = Ticker()
         for size in args.wave_sizes:
             boards, rates, cpu = [], [], []
             for _ in range(args.waves):
@@ -247,6 +271,7 @@ async def setup_run(engine_name: str, processes: int, args, pg_server, folder: P
                 await asyncio.sleep(0.5)   # the last wave's aftermath (notices, edits) settles
                 for typist in typists:
                     typist.start()
+                ticker.start()
                 await asyncio.sleep(0.2)
                 cpu_before, started = bots.loop_cpu(), time.perf_counter()
                 times = await asyncio.gather(*(t.move(random.Random(rng.random()))
@@ -255,12 +280,14 @@ async def setup_run(engine_name: str, processes: int, args, pg_server, folder: P
                 cpu.append(bots.loop_cpu() - cpu_before)
                 for typist in typists:
                     await typist.stop()
+                ticker.stop()
                 times = [t for t in times if t is not None]
                 boards += times
                 rates.append(len(times) / elapsed)
             result["waves"][size] = {"boards": boards, "rate": statistics.median(rates),
                                      "cpu": sum(cpu) / max(1, len(boards))}
         result["autocomplete"] = [x for t in typists for x in t.latencies]
+        result["fake_stalls"] = ticker.gaps
         if args.pace_seconds:
             result["pace"] = await human_pace(tables[:args.pace_games], bots, args, rng)
     finally:
@@ -312,6 +339,9 @@ def report(results: dict, args) -> None:
         if auto:
             print(f"{'':<22} autocomplete during the waves ({len(auto)}): p50 "
                   f"{ms(percentile(auto, .5))}, p95 {ms(percentile(auto, .95))}, max {ms(max(auto))}")
+            stalls = result["fake_stalls"]
+            print(f"{'':<22} (the fake Discord's own loop meanwhile, which stamps them: late by "
+                  f"p95 {ms(percentile(stalls, .95))}, max {ms(max(stalls))})")
 
     print("\ntargets, on this machine:")
     print(f"- render pool from the cores: {default_workers(here)} workers on {here} cores "
