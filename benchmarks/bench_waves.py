@@ -348,7 +348,8 @@ async def human_pace(tables: list[Table], bots: Bots, args, rng: random.Random,
             "cpu": (bots.loop_cpu() - cpu_before - idle_cpu * elapsed) / max(1, len(boards))}
 
 
-def report(results: dict, args) -> None:
+def report(results: dict, args) -> bool:
+    """Prints the figures and targets; False if a target was missed."""
     here = cores()
     print(f"\nmachine: {here} cores, {os.cpu_count()} in all; load average at the end "
           f"{load_average()}; render workers per process: "
@@ -377,7 +378,13 @@ def report(results: dict, args) -> None:
                   f"p95 {ms(percentile(stalls, .95))}, max {ms(max(stalls))})")
 
     print("\ntargets, on this machine:")
-    print(f"- render pool from the cores: {default_workers(here)} workers on {here} cores "
+    missed = []
+
+    def target(line: str) -> None:
+        print(line)
+        missed.append("MISSED" in line)
+
+    target(f"- render pool from the cores: {default_workers(here)} workers on {here} cores "
           f"(PIECEPACK_RENDER_WORKERS sets it): met")
     big = max(args.wave_sizes)
 
@@ -388,14 +395,14 @@ def report(results: dict, args) -> None:
         slower = p95("pg1") / p95("sqlite1")
         fewer = results["sqlite1"]["waves"][big]["rate"] / results["pg1"]["waves"][big]["rate"]
         met = max(slower, fewer) <= TARGET_PG_RATIO
-        print(f"- PostgreSQL within {TARGET_PG_RATIO}x of SQLite, one process (wave of {big}): "
+        target(f"- PostgreSQL within {TARGET_PG_RATIO}x of SQLite, one process (wave of {big}): "
               f"p95 {slower:.2f}x SQLite's, moves/s {1 / fewer:.2f}x: {'met' if met else 'MISSED'}")
     if "pg1" in results and "pg2" in results:
         ratio = results["pg2"]["waves"][big]["rate"] / results["pg1"]["waves"][big]["rate"]
         verdict = ("met" if ratio >= TARGET_TWO_PROCESSES else
                    "MISSED" if here >= 4 else f"not possible here: {here} cores shared by the "
                    f"bots, their render workers, PostgreSQL and the fake Discord")
-        print(f"- two processes >= {TARGET_TWO_PROCESSES}x the moves/s of one (wave of {big}): "
+        target(f"- two processes >= {TARGET_TWO_PROCESSES}x the moves/s of one (wave of {big}): "
               f"{ratio:.2f}x: {verdict}")
     for key, result in results.items():
         auto = result["autocomplete"]
@@ -406,18 +413,19 @@ def report(results: dict, args) -> None:
         verdict = ("met" if worst <= TARGET_AUTOCOMPLETE else
                    "MISSED, where the bots' loops, their render workers and PostgreSQL outnumber "
                    f"the {here} cores: its few steps wait for a core" if busy else "MISSED")
-        print(f"- autocomplete within {ms(TARGET_AUTOCOMPLETE)} during a wave, {key}: p95 "
+        target(f"- autocomplete within {ms(TARGET_AUTOCOMPLETE)} during a wave, {key}: p95 "
               f"{ms(worst)}: {verdict}")
     if "pg4" in results and 60 in results["pg4"]["waves"]:
         worst = p95("pg4", 60)
         verdict = ("met" if worst < TARGET_WAVE60_P95 else "MISSED" if here >= 8 else
                    f"MISSED, and not possible here: four processes share {here} cores, each "
                    f"board takes about 15 ms of a core to draw")
-        print(f"- wave of 60 on four processes, p95 under {ms(TARGET_WAVE60_P95)}: "
+        target(f"- wave of 60 on four processes, p95 under {ms(TARGET_WAVE60_P95)}: "
               f"{ms(worst)}: {verdict}")
+    return not any(missed)
 
 
-async def run(args) -> None:
+async def run(args) -> int:
     results = {}
     pg_server = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -441,7 +449,7 @@ async def run(args) -> None:
         finally:
             if pg_server is not None:
                 pg_server.stop()
-    report(results, args)
+    return 0 if report(results, args) else 1
 
 
 def main() -> None:
@@ -466,7 +474,7 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown setups {unknown}: choose from {', '.join(SETUPS)}")
     args.wave_sizes = [int(n) for n in str(args.wave_sizes).split(",")]
-    asyncio.run(run(args))
+    sys.exit(asyncio.run(run(args)))
 
 
 if __name__ == "__main__":
