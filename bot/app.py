@@ -105,7 +105,7 @@ class PiecepackBot(commands.AutoShardedBot):
         self.flow: GameFlow | None = None
         self.controller: Controller | None = None
         self.delivery = Delivery(self)
-        self.renderer = Renderer(settings.render_in)
+        self.renderer = Renderer(settings.render_in, settings.render_workers)
         # a game's slow work (Pack Solitaire's solver) runs apart from boards and computers
         self.slow_work = WorkerPool(settings.render_in, 1, nice=15)
         self.worker = Worker(self)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 
 import discord
 
-from bot.workers import WorkerPool
+from bot.workers import WorkerPool, cores
 
 log = logging.getLogger(__name__)
 
@@ -72,14 +71,22 @@ def _load_renderer() -> None:
 URGENT, UNHURRIED = 0, 1
 
 
+def default_workers(cores: int) -> int:
+    """Render workers for a machine of `cores` cores (PIECEPACK_RENDER_WORKERS overrides it):
+    one per core but one, left to the event loop, which a wave of moves keeps busy; on one or
+    two cores, one per core (the workers run below the loop's priority, so it still takes its
+    share, and one worker alone would leave a core idle while the loop waits on the network)."""
+    return cores if cores <= 2 else cores - 1
+
+
 class Renderer(WorkerPool):
     what = "render workers"
 
     def __init__(self, mode: str = "process", workers: int | None = None):
-        # One per core (at most 4): the SVG build holds the GIL, so threads would not use them.
-        # A little below the bot's own priority: when every core draws, the event loop still
-        # wakes on time (the computers' and background pools are lower still).
-        super().__init__(mode, workers or max(1, min(4, os.cpu_count() or 1)),
+        # Processes, not threads: the SVG build holds the GIL, so threads would not use the
+        # cores. A little below the bot's own priority: when every core draws, the event loop
+        # still wakes on time (the computers' and background pools are lower still).
+        super().__init__(mode, workers or default_workers(cores()),
                          initializer=_load_renderer, nice=5)
         # user id -> the palette they chose for their own views (/settings), kept in step
         # with the database by the settings command (loaded when the bot starts)

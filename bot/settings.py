@@ -53,6 +53,7 @@ class Settings:
     guild_ready_timeout: float = 2.0
     health_file: str = "./piecepack.sqlite3.health"   # the heartbeat `piecepack-bot health` reads
     render_in: str = "process"         # where boards are drawn: bot.workers.MODES
+    render_workers: int | None = None  # render worker processes (None: from the cores)
     computer_pace: float = 1.0         # times the computers' pauses (0: they move at once)
     # Shards (bot.shards): None = Discord's recommended count, all run by this process
     shard_count: int | None = None
@@ -167,6 +168,20 @@ def lease_seconds(text: str | None) -> float:
     return lease
 
 
+def whole_number(name: str, text: str | None, low: int, high: int | None = None) -> int | None:
+    """A setting that is a whole number from `low` (to `high`); None when unset."""
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        span = f" from {low} to {high}" if high is not None else f", {low} or more"
+        raise SettingsError(f"{name} must be a whole number{span}, not {text!r}.")
+    return value
+
+
 def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None, *,
                   require_token: bool = True) -> Settings:
     """`require_token=False` for the commands that never talk to Discord (backup, health...)."""
@@ -209,6 +224,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = N
         **shards,
         lease_seconds=lease_seconds(get("PIECEPACK_LEASE_SECONDS")),
         render_in=render_in,
+        render_workers=whole_number("PIECEPACK_RENDER_WORKERS", get("PIECEPACK_RENDER_WORKERS"), 1, 256),
         computer_pace=computer_pace,
         token=token or "",
         db_path=db_path,
@@ -249,16 +265,7 @@ def parse_shard_list(text: str, count: int) -> tuple[int, ...]:
 def shard_settings(get) -> dict:
     """The shard settings (`get(name)` reads one variable), as Settings fields."""
     def whole(name: str, low: int) -> int | None:
-        text = get(name)
-        if text is None:
-            return None
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
-        if value < low:
-            raise SettingsError(f"{name} must be a whole number, {low} or more, not {text!r}.")
-        return value
+        return whole_number(name, get(name), low)
 
     count = whole("PIECEPACK_SHARD_COUNT", 1)
     cluster_id, clusters = whole("PIECEPACK_CLUSTER_ID", 0), whole("PIECEPACK_CLUSTER_COUNT", 1)

@@ -130,6 +130,15 @@ def ask_for_quick_wakeups() -> bool:
     return set_time_slice(QUICK_SLICE_NS)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, as a container's cpuset limits it),
+    else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 MODES = ("process", "thread", "inline")
 
 

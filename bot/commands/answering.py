@@ -49,8 +49,9 @@ class Answering:
 
     async def component_used(self, interaction: discord.Interaction) -> None:
         """A button or menu was used: run the control its custom_id names (each holds no state:
-        the id says everything), or say that those controls are not in use any more."""
-        async with self.answering(interaction):
+        the id says everything), or say that those controls are not in use any more. It waits
+        for a turn on the loop, as commands do (bot.commands.tree.Turns)."""
+        async with self.bot.tree.turns.turn(), self.answering(interaction):
             custom_id = str((interaction.data or {}).get("custom_id", ""))
             for item_class in DYNAMIC_ITEMS:
                 match = item_class.__discord_ui_compiled_template__.fullmatch(custom_id)

@@ -50,6 +50,7 @@ class MissingDriver(RuntimeError):
 class PgTx:
     def __init__(self, conn):
         self.conn = conn
+        self.notified = False
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
         status = await self.conn.execute(translate(sql), *args)
@@ -74,8 +75,11 @@ class PgTx:
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
     async def notify(self) -> None:
-        # sent at commit only (and not at all on rollback); one per transaction is enough
-        await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+        # sent at commit only (and not at all on rollback); one per transaction is enough (a
+        # move queues notices and timers: a round trip saved)
+        if not self.notified:
+            self.notified = True
+            await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
 
 
 async def _no_reset(conn) -> None:
