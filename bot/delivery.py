@@ -129,7 +129,11 @@ class Delivery:
         while True:
             self._look_again = False
             try:
-                self.start_drawing(await self.bot.store.pending_outbox(self.bot.now()))
+                # only the notices this process will send: the games whose notices it holds,
+                # claimed now as the dispatcher would (another process's boards are its own)
+                wall = time.time()
+                self.start_drawing(await self.bot.store.claim_outbox(
+                    self.me, self.bot.now(), wall, wall + self.lease))
             except Exception as exc:   # (the store closing); the dispatcher draws them anyway
                 log.debug("could not look ahead at the outbox: %r", exc)
                 return

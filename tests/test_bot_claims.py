@@ -314,3 +314,36 @@ async def test_a_solver_runs_once_and_a_stopped_process_leaves_it_to_another(fak
             await asyncio.sleep(0.01)
         assert len(calls) == 2 and (await b.store.get_game(row.id)).extras["best"] == 7
         assert "solve" not in await b.store.timers_of(row.id)
+
+
+async def test_boards_are_drawn_ahead_only_for_the_notices_this_process_sends(fake, tmp_path):
+    """Notices queued wake every process (on PostgreSQL, by NOTIFY): each draws ahead only the
+    boards of the games whose notices it holds (it sends them), not another process's: each
+    board is drawn once."""
+    db = tmp_path / "db.sqlite3"
+    channel = int(fake.channel_id)
+    drawn_by = []
+    async with running_bot(fake, db) as a, running_bot(fake, db) as b:
+        for bot in (a, b):
+            await bot.worker.stop()   # (the test wakes them; nothing is sent)
+
+            async def png(board, priority=0, bot=bot):
+                drawn_by.append((bot.delivery.me, board["n"]))
+                return b"\x89PNG"
+
+            bot.renderer.png = png
+        await a.store.add_notices(None, [Notice("channel", channel, {"content": f"{n}", "board": {"n": n}})
+                                         for n in range(6)], a.now())
+        for _ in range(3):
+            for bot in (a, b, b, a):
+                bot.delivery.wake()
+            await asyncio.sleep(0.05)
+            for bot in (a, b):
+                while bot.delivery._looking is not None and not bot.delivery._looking.done():
+                    await asyncio.sleep(0.01)
+        async with a.store.engine.connection() as tx:
+            holders = {r[0]: r[1] for r in await tx.rows("SELECT game_key, claimed_by FROM outbox_leases")}
+        items = {row["id"]: row["payload"]["board"]["n"] for row in await a.store.outbox_rows()}
+        assert sorted(n for _, n in drawn_by) == list(range(6))   # each once
+        assert sorted(drawn_by, key=lambda d: d[1]) == sorted(
+            ((holders[-item], n) for item, n in items.items()), key=lambda d: d[1])
