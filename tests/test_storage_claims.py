@@ -155,3 +155,25 @@ async def test_a_commit_keeps_the_claims_of_the_timers_that_stay_and_the_backgro
     assert await a.renew_timer(game.id, "computer:-1", "p3", 1070.0) is True
     await a.close()
     await b.close()
+
+
+@pytest.mark.postgresql_only   # (SQLite: one process per file, no lock of another to wait for)
+async def test_leases_are_renewed_while_a_transaction_of_the_process_waits(tmp_path):
+    """A process's statements take turns; a transaction waiting for another process's row
+    lock held its renewals back, so its leases lapsed while it was alive and at work (the two
+    processes test found it): renewals do not wait behind it."""
+    a, b = await two_stores(tmp_path)
+    game = await new_game(a)
+    await a.commit(game.id, 0, now=2.0, changes={}, timers={"deadline": (10.0, {})})
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0)) == 1
+    async with b.engine.transaction() as tx:   # another process holds the game's row
+        await tx.first("SELECT id FROM games WHERE id=? FOR UPDATE", (game.id,))
+        waiting = asyncio.create_task(a.commit(game.id, 1, now=3.0, changes={}))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        await asyncio.wait_for(a.renew_leases("a", 1060.0), 2)
+        assert await asyncio.wait_for(a.renew_timer(game.id, "deadline", "a", 1070.0), 2)
+    assert await waiting == 2
+    assert await b.claim_timers("b", 10.0, 1065.0, 1100.0) == []   # (still a's)
+    await a.close()
+    await b.close()

@@ -219,6 +219,11 @@ class PostgresEngine(Engine):
             yield PgTx(conn)
 
     @contextlib.asynccontextmanager
+    async def beside(self):
+        async with self.pool.acquire() as conn:   # (not behind `lock`: see Engine.beside)
+            yield PgTx(conn)
+
+    @contextlib.asynccontextmanager
     async def transaction(self):
         async with self.lock, self.pool.acquire() as conn, conn.transaction():
             yield PgTx(conn)

@@ -114,7 +114,7 @@ class WorkStore:
 
     async def renew_timer(self, game_id: int, kind: str, me: str, until: float) -> bool:
         """Keep `me`'s claim on one timer until `until`; False if `me` no longer holds it."""
-        async with self.engine.connection() as tx:
+        async with self.engine.beside() as tx:
             return await tx.execute("UPDATE timers SET lease_until=? WHERE game_id=? AND kind=? "
                                     "AND claimed_by=?", (until, game_id, kind, me)) > 0
 
@@ -144,7 +144,7 @@ class WorkStore:
 
     async def renew_leases(self, me: str, until: float) -> None:
         """Keep what `me` holds (timers, games' outboxes) until `until`: it is still at work."""
-        async with self.engine.connection() as tx:
+        async with self.engine.beside() as tx:
             await tx.execute("UPDATE timers SET lease_until=? WHERE claimed_by=?", (until, me))
             await tx.execute("UPDATE outbox_leases SET lease_until=? WHERE claimed_by=?", (until, me))
 
