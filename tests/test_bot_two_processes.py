@@ -202,16 +202,15 @@ async def test_two_processes_on_two_shards_share_the_work_once(tmp_path):
             await store.close()
 
 
-async def poll(check, *, timeout: float, at_least=None):
-    """Wait until the coroutine `check()` gives something true (or, with `at_least`, a number
-    that large)."""
+async def poll(check, *, timeout: float):
+    """Wait until the coroutine `check()` gives something true."""
     deadline = time.monotonic() + timeout
     while True:
         value = await check()
-        if (value >= at_least) if at_least is not None else value:
+        if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s: {check.__doc__ or check} gave {value!r}")
+            raise AssertionError(f"timed out after {timeout} s: {check} gave {value!r}")
         await asyncio.sleep(0.05)
 
 
