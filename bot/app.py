@@ -164,6 +164,7 @@ class PiecepackBot(commands.AutoShardedBot):
                 write_health(self.settings.health_file, {"at": time.time(), "stopped": True})
             except OSError:
                 pass
+        await self.delivery.stop()
         await self.worker.stop()
         if self.flow is not None:
             self.flow.stop_computers()
