@@ -39,14 +39,13 @@ async def run_bot(settings: Settings) -> int:
     except StartupError as exc:
         log.error("%s", exc)
         return 1
-    shards = ("all shards" if settings.shard_ids is None else
-              f"shards {','.join(map(str, settings.shard_ids))} of {settings.shard_count}")
-    if is_url(settings.db_path) and not await store.engine.hold_bot_lock(shards):
+    held = await store.engine.hold_bot_locks(settings.shard_ids) if is_url(settings.db_path) else None
+    if held is not None:
         from .storage.engine import without_password
 
-        log.error("Another piecepack-bot process runs the same shards (%s) on the database %s: "
-                  "both would answer every interaction. Stop the other one, or give each "
-                  "process its own PIECEPACK_SHARDS.", shards, without_password(settings.db_path))
+        log.error("Another piecepack-bot process already runs %s on the database %s: both would "
+                  "answer its interactions. Stop the other one, or give each process shards of "
+                  "its own (PIECEPACK_SHARDS).", held, without_password(settings.db_path))
         await store.close()
         return 1
     bot = PiecepackBot(settings, store=store)

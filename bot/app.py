@@ -136,7 +136,9 @@ class PiecepackBot(commands.AutoShardedBot):
                              # computers think where boards are drawn (a process, in the bot)
                              thinker=Thinker(self.settings.render_in),
                              background_pool=self.slow_work,
-                             computer_pace=self.settings.computer_pace)
+                             computer_pace=self.settings.computer_pace,
+                             # the work it starts beyond a timer's firing holds the worker's claim
+                             claimant=self.worker.me, lease_seconds=self.worker.lease)
         self.flow.on_commit = self.wake
         self.controller = Controller(self)
         await self.add_cog(self.controller)
@@ -167,6 +169,7 @@ class PiecepackBot(commands.AutoShardedBot):
                 write_health(self.settings.health_file, {"at": time.time(), "stopped": True})
             except OSError:
                 pass
+        await self.delivery.stop()
         await self.worker.stop()
         if self.flow is not None:
             self.flow.stop_computers()

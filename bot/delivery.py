@@ -17,6 +17,7 @@ it); else it is dropped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import replace
@@ -54,6 +55,7 @@ class Delivery:
         self._looking: asyncio.Future | None = None
         self._queued = asyncio.Event()
         self._look_again = False
+        self._stopped = False
         self.me = claimant()   # the games whose notices this process delivers hold its lease
         self.lease = lease_of(bot)
 
@@ -120,16 +122,30 @@ class Delivery:
         """Notices were queued: start drawing their boards now (and let a dispatcher that is
         busy with other games take them up)."""
         self._queued.set()
+        if self._stopped:
+            return
         if self._looking is not None and not self._looking.done():
             self._look_again = True
             return
         self._looking = asyncio.ensure_future(self._look_ahead())
 
+    async def stop(self) -> None:
+        """The bot closes: no more looking ahead (it claims: not while the store closes)."""
+        self._stopped = True
+        if self._looking is not None:
+            self._looking.cancel()
+            with contextlib.suppress(BaseException):
+                await self._looking
+
     async def _look_ahead(self) -> None:
         while True:
             self._look_again = False
             try:
-                self.start_drawing(await self.bot.store.pending_outbox(self.bot.now()))
+                # only the notices this process will send: the games whose notices it holds,
+                # claimed now as the dispatcher would (another process's boards are its own)
+                wall = time.time()
+                self.start_drawing(await self.bot.store.claim_outbox(
+                    self.me, self.bot.now(), wall, wall + self.lease))
             except Exception as exc:   # (the store closing); the dispatcher draws them anyway
                 log.debug("could not look ahead at the outbox: %r", exc)
                 return

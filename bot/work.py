@@ -10,6 +10,7 @@ another takes the work over then: within the lease plus MIN_IDLE."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -70,6 +71,29 @@ async def renewing(store, me: str, lease: float) -> None:
             log.warning("could not renew the leases of %s: %r", me, exc)
 
 
+@contextlib.asynccontextmanager
+async def holding(store, game_id: int, kind: str, me: str, lease: float):
+    """`me`'s claim on a timer kept while the work it stands for goes on beyond the firing (a
+    computer thinking, a solver), renewed every third of a lease, and given up after."""
+    async def renew() -> None:
+        while True:
+            await asyncio.sleep(lease / 3)
+            try:
+                await store.renew_timer(game_id, kind, me, time.time() + lease)
+            except Exception as exc:   # (the database away a moment: the next renewal may do)
+                log.warning("could not renew the claim on timer %s of game %s: %r", kind, game_id, exc)
+
+    renewal = asyncio.create_task(renew())
+    try:
+        yield
+    finally:
+        renewal.cancel()
+        try:
+            await store.release_timer(game_id, kind, me)
+        except Exception as exc:   # (the store closing: the claim lapses by itself)
+            log.warning("could not release timer %s of game %s: %r", kind, game_id, exc)
+
+
 class Worker:
     """The background loop of one bot (started by its setup_hook unless `background` is off;
     tests call `run_due()` instead)."""
@@ -121,12 +145,14 @@ class Worker:
             renewal = asyncio.create_task(renewing(store, self.me, self.lease))
             try:
                 for timer in timers:
+                    kept = False   # True: work that goes on holds the claim now, and frees it
                     try:
-                        await self.bot.flow.fire(timer)
+                        kept = await self.bot.flow.fire(timer)
                     except Exception:
                         log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                     finally:
-                        await store.release_timer(timer.game_id, timer.kind, self.me)
+                        if not kept:
+                            await store.release_timer(timer.game_id, timer.kind, self.me)
                 for work in self.bot.due_work:   # (other work claimed alike: tournaments)
                     try:
                         await work(self.me, self.lease)

@@ -194,3 +194,156 @@ def test_a_restarted_process_frees_only_its_machines_ended_processes_claims():
               f"{host}:{alive}:654321", f"elsewhere:{ended.pid}:123456", "dead-process"}
     assert sorted(dead_claimants(claims, me)) == sorted(
         [f"{host}:{os.getpid()}:abcdef", f"{host}:{ended.pid}:123456"])
+
+
+def counted(bot, name: str, asked: dict, gate: asyncio.Event | None = None):
+    """Count the bot's computers' decisions (under `name`), each waiting for `gate` first."""
+    real = bot.flow.thinker.decide
+
+    async def decide(*args):
+        asked[name] += 1
+        if gate is not None:
+            await gate.wait()
+        return await real(*args)
+
+    bot.flow.thinker.decide = decide
+
+
+async def until_the_computers_turn(fake, bot, human, row):
+    relativity = engine.get_game("relativity")
+    cpu = next(p for p in row.player_ids if computers.is_computer(p))
+    for _ in range(3):
+        await bot.run_due()
+        row = await bot.store.get_game(row.id)
+        state = relativity.from_json(row.state)
+        if cpu in relativity.awaited(state):
+            return cpu
+        action = relativity.legal_actions(state, str(human))[0]
+        await command(fake, human, "move", {"move": str(action), "game": row.id})
+    raise AssertionError("the computer's turn did not come")
+
+
+async def test_a_computer_thinking_holds_its_turn_and_a_stopped_process_leaves_it(fake, drawn, tmp_path):
+    """While a computer thinks, its turn's timer stays claimed by its process (renewed), however
+    long it takes: another process does not think too. A process that stops meanwhile leaves
+    the turn to the other, which moves once."""
+    carol = fake.add_user("carol")
+    db = tmp_path / "db.sqlite3"
+    clock = FakeClock()
+    asked = {"a": 0, "b": 0}
+    gate = asyncio.Event()
+    async with running_bot(fake, db, seed=5, clock=clock, lease_seconds=LEASE) as b:
+        await b.worker.stop()   # (each works when the test says: run_due)
+        counted(b, "b", asked)
+        async with running_bot(fake, db, seed=5, clock=clock, lease_seconds=LEASE) as a:
+            await a.worker.stop()
+            counted(a, "a", asked, gate)
+            res = await command(fake, carol, "play", {"game": "relativity"})   # (to A: the newer)
+            await press(fake, carol, res.original.button("Add computer (easy)"), message_id=res.original.id)
+            (row,) = [r for r in await a.store.games_of_user(int(carol)) if r.status == "active"]
+            cpu = await until_the_computers_turn(fake, a, carol, row)
+            clock.advance(10)
+            await a.run_due()
+            assert asked == {"a": 1, "b": 0}
+            started = time.time()
+            while time.time() < started + 2 * LEASE:   # long past its lease and the old retry
+                clock.advance(20)
+                await b.run_due()
+                await asyncio.sleep(0.1)
+            assert asked == {"a": 1, "b": 0}
+            gate.set()
+            await a.flow.computers_idle()
+            moves = [e for e in await a.store.events(row.id) if e["kind"] == "move" and e["actor"] == cpu]
+            assert len(moves) == 1
+
+            # its next turn: A stops while the computer thinks; B takes the turn over at once
+            gate.clear()
+            await until_the_computers_turn(fake, a, carol, await a.store.get_game(row.id))
+            clock.advance(10)
+            await a.run_due()
+            assert asked == {"a": 2, "b": 0}
+        await b.run_due()
+        await b.flow.computers_idle()
+        assert asked == {"a": 2, "b": 1}
+        moves = [e for e in await b.store.events(row.id) if e["kind"] == "move" and e["actor"] == cpu]
+        assert len(moves) == 2
+
+
+async def test_a_solver_runs_once_and_a_stopped_process_leaves_it_to_another(fake, monkeypatch, tmp_path):
+    """A game's background work (Pack Solitaire's best score) is claimed by the process that
+    starts the game: another does not start it too, however long it takes; if that process
+    stops before the answer, another does the work and stores it."""
+    import threading
+
+    import bot.ui.pack_solitaire
+
+    calls = []
+    gate = threading.Event()
+
+    def best_of_deal(tiles):
+        calls.append(threading.get_ident())
+        gate.wait(10)
+        return {"best": 7, "best_layout": []}
+
+    monkeypatch.setattr(bot.ui.pack_solitaire, "best_of_deal", best_of_deal)
+    carol = fake.add_user("carol")
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(fake, db, lease_seconds=LEASE) as b:
+        await b.worker.stop()
+        async with running_bot(fake, db, lease_seconds=LEASE) as a:
+            await a.worker.stop()
+            await command(fake, carol, "play", {"game": "pack-solitaire"})   # (to A: the newer)
+            for _ in range(200):
+                if calls:
+                    break
+                await asyncio.sleep(0.01)
+            (row,) = await a.store.games_of_user(int(carol))
+            started = time.time()
+            while time.time() < started + 2 * LEASE:
+                await b.run_due()
+                await asyncio.sleep(0.1)
+            assert len(calls) == 1 and "best" not in (await b.store.get_game(row.id)).extras
+        stopped = time.time()
+        while len(calls) < 2 and time.time() < stopped + LEASE + 1:   # A stopped: B does the work
+            await b.run_due()
+            await asyncio.sleep(0.05)
+        gate.set()
+        for _ in range(500):
+            if "best" in (await b.store.get_game(row.id)).extras:
+                break
+            await asyncio.sleep(0.01)
+        assert len(calls) == 2 and (await b.store.get_game(row.id)).extras["best"] == 7
+        assert "solve" not in await b.store.timers_of(row.id)
+
+
+async def test_boards_are_drawn_ahead_only_for_the_notices_this_process_sends(fake, tmp_path):
+    """Notices queued wake every process (on PostgreSQL, by NOTIFY): each draws ahead only the
+    boards of the games whose notices it holds (it sends them), not another process's: each
+    board is drawn once."""
+    db = tmp_path / "db.sqlite3"
+    channel = int(fake.channel_id)
+    drawn_by = []
+    async with running_bot(fake, db) as a, running_bot(fake, db) as b:
+        for bot in (a, b):
+            await bot.worker.stop()   # (the test wakes them; nothing is sent)
+
+            async def png(board, priority=0, bot=bot):
+                drawn_by.append((bot.delivery.me, board["n"]))
+                return b"\x89PNG"
+
+            bot.renderer.png = png
+        await a.store.add_notices(None, [Notice("channel", channel, {"content": f"{n}", "board": {"n": n}})
+                                         for n in range(6)], a.now())
+        for _ in range(3):
+            for bot in (a, b, b, a):
+                bot.delivery.wake()
+            await asyncio.sleep(0.05)
+            for bot in (a, b):
+                while bot.delivery._looking is not None and not bot.delivery._looking.done():
+                    await asyncio.sleep(0.01)
+        async with a.store.engine.connection() as tx:
+            holders = {r[0]: r[1] for r in await tx.rows("SELECT game_key, claimed_by FROM outbox_leases")}
+        items = {row["id"]: row["payload"]["board"]["n"] for row in await a.store.outbox_rows()}
+        assert sorted(n for _, n in drawn_by) == list(range(6))   # each once
+        assert sorted(drawn_by, key=lambda d: d[1]) == sorted(
+            ((holders[-item], n) for item, n in items.items()), key=lambda d: d[1])

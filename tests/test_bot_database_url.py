@@ -96,18 +96,42 @@ async def test_the_heartbeat_sees_a_database_that_cannot_be_written(tmp_path):
 async def test_a_second_bot_on_one_postgresql_database_is_refused(tmp_path):
     target = database_for(tmp_path / "db.sqlite3")
     first = await Store.open(target)
-    assert await first.engine.hold_bot_lock()
+    assert await first.engine.hold_bot_locks() is None   # (all the shards)
     done = run_cli(tmp_path, DISCORD_TOKEN="t", PIECEPACK_DB=target,
                    DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
     assert done.returncode == 1
-    assert "Another piecepack-bot process runs the same shards (all shards)" in done.stderr + done.stdout
+    assert "Another piecepack-bot process already runs all shards on the database" in done.stderr + done.stdout
+    # a bot of all the shards runs shard 1 too
     other = run_cli(tmp_path, DISCORD_TOKEN="t", PIECEPACK_DB=target, PIECEPACK_SHARD_COUNT="2",
                     PIECEPACK_SHARDS="1", DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
-    assert "same shards" not in other.stderr + other.stdout   # other shards may share it
+    assert other.returncode == 1 and "already runs all shards" in other.stderr + other.stdout
     await first.close()   # its lock goes with it
     second = await Store.open(target)
-    assert await second.engine.hold_bot_lock()
+    assert await second.engine.hold_bot_locks() is None
     await second.close()
+
+
+@pytest.mark.postgresql_only
+async def test_bots_whose_shards_overlap_are_refused_naming_the_shard(tmp_path):
+    """Each shard is locked on its own: 0-1 and 1-2 overlap in shard 1 (a lock named by the
+    whole set told them apart), while 0-1 and 2-3 share the database."""
+    target = database_for(tmp_path / "db.sqlite3")
+    a, b, c = [await Store.open(target) for _ in range(3)]
+    try:
+        assert await a.engine.hold_bot_locks([0, 1]) is None
+        assert await b.engine.hold_bot_locks([2, 1]) == "shard 1"
+        done = run_cli(tmp_path, DISCORD_TOKEN="t", PIECEPACK_DB=target, PIECEPACK_SHARD_COUNT="4",
+                       PIECEPACK_SHARDS="1-2", DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+        said_ = done.stderr + done.stdout
+        assert done.returncode == 1 and "already runs shard 1 on the database" in said_
+        assert said_.count("\n") == 1 and "Traceback" not in said_   # one line
+        assert await b.engine.hold_bot_locks([2, 3]) is None
+        assert await c.engine.hold_bot_locks() == "shard 0, 1, 2, 3"   # all: any of them
+        await a.close()   # its locks go with it
+        assert await c.engine.hold_bot_locks([0, 1]) is None
+    finally:
+        for store in (a, b, c):
+            await store.close()
 
 
 def test_logs_hide_the_urls_password():

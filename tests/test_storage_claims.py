@@ -124,3 +124,56 @@ async def test_releasing_a_claimants_leases_or_everyones(tmp_path):
     assert len(await a.claim_outbox("a", 10.0, 1000.0, 1030.0)) == 2
     await a.close()
     await b.close()
+
+
+async def test_a_commit_keeps_the_claims_of_the_timers_that_stay_and_the_background_work(tmp_path):
+    """Work that goes on beyond a timer's firing (a computer thinking, a solver) holds its
+    claim while the game moves on: a commit that sets the game's timers again must not free it
+    for another process to do the same work a second time."""
+    a, b = await two_stores(tmp_path)
+    game = await new_game(a)
+    await a.commit(game.id, 0, now=2.0, changes={}, timers={
+        "computer:-1": (5.0, {}), "solve": (2.0, {}), "deadline": (50.0, {})})
+    assert {t.kind for t in await b.claim_timers("p1", 10.0, 1000.0, 1030.0)} == {"computer:-1", "solve"}
+    # a move meanwhile: the computer still to move, a new deadline; the solver is not named
+    await a.commit(game.id, 1, now=12.0, changes={}, timers={
+        "computer:-1": (13.0, {}), "deadline": (60.0, {})})
+    timers = await a.timers_of(game.id)
+    assert set(timers) == {"computer:-1", "solve", "deadline"} and timers["computer:-1"].due_at == 13.0
+    assert await a.claim_timers("p2", 55.0, 1000.0, 1030.0) == []   # (all held by p1)
+    assert await a.claim_timer(game.id, "solve", "p2", 1000.0, 1030.0) is False
+    assert await a.claim_timer(game.id, "nothing", "p2", 1000.0, 1030.0) is None
+    # the solver's answer comes with its timer's end (its holder's only)
+    await a.merge_extras(game.id, {"best": 3}, now=14.0, done=("solve", "p2"))
+    assert "solve" in await a.timers_of(game.id)
+    await a.merge_extras(game.id, {"best": 3}, now=14.0, done=("solve", "p1"))
+    assert "solve" not in await a.timers_of(game.id)
+    assert (await a.get_game(game.id)).extras == {"best": 3}
+    # a lapsed claim is taken; renewing then fails for the old holder
+    assert await b.claim_timer(game.id, "computer:-1", "p3", 1031.0, 1060.0) is True
+    assert await a.renew_timer(game.id, "computer:-1", "p1", 1070.0) is False
+    assert await a.renew_timer(game.id, "computer:-1", "p3", 1070.0) is True
+    await a.close()
+    await b.close()
+
+
+@pytest.mark.postgresql_only   # (SQLite: one process per file, no lock of another to wait for)
+async def test_leases_are_renewed_while_a_transaction_of_the_process_waits(tmp_path):
+    """A process's statements take turns; a transaction waiting for another process's row
+    lock held its renewals back, so its leases lapsed while it was alive and at work (the two
+    processes test found it): renewals do not wait behind it."""
+    a, b = await two_stores(tmp_path)
+    game = await new_game(a)
+    await a.commit(game.id, 0, now=2.0, changes={}, timers={"deadline": (10.0, {})})
+    assert len(await a.claim_timers("a", 10.0, 1000.0, 1030.0)) == 1
+    async with b.engine.transaction() as tx:   # another process holds the game's row
+        await tx.first("SELECT id FROM games WHERE id=? FOR UPDATE", (game.id,))
+        waiting = asyncio.create_task(a.commit(game.id, 1, now=3.0, changes={}))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        await asyncio.wait_for(a.renew_leases("a", 1060.0), 2)
+        assert await asyncio.wait_for(a.renew_timer(game.id, "deadline", "a", 1070.0), 2)
+    assert await waiting == 2
+    assert await b.claim_timers("b", 10.0, 1065.0, 1100.0) == []   # (still a's)
+    await a.close()
+    await b.close()

@@ -4,7 +4,7 @@ fires (the deadline passes, a reminder is sent, a computer's turn comes)."""
 from __future__ import annotations
 
 from .. import computers, hours, texts
-from ..storage import Conflict, GameRow, Notice, Timer
+from ..storage import SOLVE_TIMER, Conflict, GameRow, Notice, Timer
 from .common import COMPUTER_TIMER, PAUSED_UNTIL, REMINDER_SHARE, REPEAT_REMINDER, REPLACED, log, strip
 
 # + a player id: that player's reminder, postponed to the end of their quiet hours (/settings)
@@ -26,16 +26,20 @@ class Clock:
                     "reminder": (start + REMINDER_SHARE * row.deadline_seconds, data)}
         return {"reminder": (start + self.reminder_hours * 3600, data)}
 
-    async def fire(self, timer: Timer) -> None:
+    async def fire(self, timer: Timer) -> bool:
+        """Do what the timer says. True: work that goes on (a computer thinking, a solver)
+        holds its claim now, and gives it up when done; else the caller does."""
         row = await self.store.get_game(timer.game_id)
         if row is None or row.status != "active":
             await self.store.drop_timers(timer.game_id)
-            return
+            return False
+        if timer.kind == SOLVE_TIMER:
+            return await self.solve_due(row, timer.claimed_by)
         if timer.kind in ("deadline", "reminder") or timer.kind.startswith(LATER):
             timers = await self.store.timers_of(row.id)
             current = timers.get(timer.kind)
             if current is None or current.due_at > self.clock():
-                return   # moved since it was read (time away, below)
+                return False   # moved since it was read (time away, below)
             if timer.kind.startswith(LATER):
                 if self.paused_until(timers, self.clock()):   # the clock stands still: no reminders
                     try:
@@ -45,11 +49,11 @@ class Clock:
                         pass   # a move came first: it set new timers
                 else:
                     await self._remind(row, only=timer.kind[len(LATER):], claim=timer.claimed_by)
-                return
+                return False
             if await self.retime(row.id) is not None:
-                return   # someone it waits for is away: the clock was found running; it stands still now
+                return False   # someone it waits for is away: the clock was found running; it stands still now
         if timer.kind.startswith(COMPUTER_TIMER):
-            await self._computer_due(row, timer.kind[len(COMPUTER_TIMER):])
+            return await self._computer_due(row, timer.kind[len(COMPUTER_TIMER):], timer.claimed_by)
         elif timer.kind == "deadline":
             await self._expire(row)
         elif timer.kind == "reminder":
@@ -57,6 +61,7 @@ class Clock:
         else:
             log.warning("unknown timer %r for game %s", timer.kind, row.id)
             await self.store.set_timer(row.id, row.version, timer.kind, None, [], self.clock())
+        return False
 
     async def _expire(self, row: GameRow) -> None:
         game = self.game_of(row)

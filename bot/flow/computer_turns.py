@@ -4,10 +4,11 @@ it fires, the computer thinks off the event loop and its move is applied like a 
 from __future__ import annotations
 
 import asyncio
+import time
 
 from engine import GameError
 
-from .. import computers, ui
+from .. import computers, ui, work
 from ..storage import Conflict, GameRow
 from .common import COMPUTER_RETRY, COMPUTER_TIMER, log
 
@@ -48,68 +49,38 @@ class ComputerTurns:
         return [p for p in ui.adapter_for(game.name).players_in(game, public)
                 if computers.is_computer(p) and p not in offer["accepted"]]
 
-    async def _computer_due(self, row: GameRow, player: str) -> None:
-        """A computer's timer fired: it thinks in a task of its own (the timers and the
-        outbox go on meanwhile); its timer moves a little later, in case the bot stops."""
+    async def _computer_due(self, row: GameRow, player: str, claim: str | None = None) -> bool:
+        """A computer's turn came (its timer fired, claimed by `claim`; or, without, a deadline
+        found it late): it thinks in a task of its own (the timers and the outbox go on
+        meanwhile) that holds its timer's claim until it has moved: no other process takes
+        the turn unless this one dies. True if that task holds the claim now."""
         key = (row.id, player)
+        kind = COMPUTER_TIMER + player
         task = self.thinking.get(key)
         if task is not None and not task.done():
-            return
-        now = self.clock()
-        try:
-            await self.store.set_timer(row.id, row.version, COMPUTER_TIMER + player,
-                                       now + COMPUTER_RETRY, [], now)
-        except Conflict:
-            return   # the game moved on: its commit set the timers to look at next
-        self.thinking[key] = asyncio.create_task(self._computer_plays(row.id, player),
+            return False
+        if claim is None:
+            wall = time.time()
+            if await self.store.claim_timer(row.id, kind, self.me, wall, wall + self.lease) is False:
+                return False   # another process has it in hand
+            claim = self.me
+        self.thinking[key] = asyncio.create_task(self._computer_plays(row.id, player, claim),
                                                  name=f"computer {player} of game {row.id}")
+        return True
 
-    async def _computer_plays(self, game_id: int, player: str) -> None:
-        """Ask the computer for its move on its own view, off the event loop, and apply it like
-        a person's; if the game moved on meanwhile, ask again. When the game still waits for it
-        afterwards (the steps of one action, BYOP1's next slides), its timer says when it goes
-        on: after the usual pause, or BYOP1's pace for the slides just made."""
+    async def _computer_plays(self, game_id: int, player: str, claim: str) -> None:
         kind = COMPUTER_TIMER + player
         try:
-            for _ in range(50):
-                row = await self.store.get_game(game_id)
-                if row is None or row.status != "active":
-                    return
-                game = self.game_of(row)
-                state = self.state_of(row)
-                if player in self.draw_answers_owed(game, state):
-                    # A computer does not agree to draws: it declines at once, as a person would.
-                    try:
-                        await self.commit_change(row, game, state, game.decline_draw(state, player),
-                                                 actor=player, kind="decline")
-                    except Conflict:
-                        pass
-                    continue
-                if player not in game.awaited(state):
-                    await self._set_computer_timer(game_id, kind, None)
-                    return
-                action, delay = await self.thinker.decide(
-                    row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
-                    game.view(state, player))
-                latest = await self.store.get_game(game_id)
-                if latest is None or latest.version != row.version:
-                    continue   # the state moved on: ask again
+            async with work.holding(self.store, game_id, kind, claim, self.lease):
                 try:
-                    parsed = game.parse_action(state, player, action)
-                    new = game.apply(state, player, parsed)
-                except GameError:
-                    # (not what it chose, nor why it was refused: it may be a secret choice)
-                    log.warning("computer %s of game %s chose a move the game refused", player, game_id)
-                    return   # (its timer asks again later)
-                try:
-                    await self.commit_change(row, game, state, new, actor=player, kind="move",
-                                             detail=str(parsed))
-                except Conflict:
-                    continue
-                if player in game.awaited(new) and game.outcome(new) is None:
-                    wait = (delay or computers.PAUSE) * self.computer_pace
-                    await self._set_computer_timer(game_id, kind, self.clock() + wait)
-                return
+                    moved = await self._computer_turn(game_id, player, kind)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("computer %s of game %s failed to move", player, game_id)
+                    moved = False
+                if not moved:   # its timer asks again in a while
+                    await self._set_computer_timer(game_id, kind, self.clock() + COMPUTER_RETRY)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -117,6 +88,53 @@ class ComputerTurns:
         finally:
             if self.thinking.get((game_id, player)) is asyncio.current_task():
                 del self.thinking[(game_id, player)]
+
+    async def _computer_turn(self, game_id: int, player: str, kind: str) -> bool:
+        """Ask the computer for its move on its own view, off the event loop, and apply it like
+        a person's; if the game moved on meanwhile, ask again. When the game still waits for it
+        afterwards (the steps of one action, BYOP1's next slides), its timer says when it goes
+        on: after the usual pause, or BYOP1's pace for the slides just made. False if it did
+        not get to move."""
+        for _ in range(50):
+            row = await self.store.get_game(game_id)
+            if row is None or row.status != "active":
+                return True
+            game = self.game_of(row)
+            state = self.state_of(row)
+            if player in self.draw_answers_owed(game, state):
+                # A computer does not agree to draws: it declines at once, as a person would.
+                try:
+                    await self.commit_change(row, game, state, game.decline_draw(state, player),
+                                             actor=player, kind="decline")
+                except Conflict:
+                    pass
+                continue
+            if player not in game.awaited(state):
+                await self._set_computer_timer(game_id, kind, None)
+                return True
+            action, delay = await self.thinker.decide(
+                row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
+                game.view(state, player))
+            latest = await self.store.get_game(game_id)
+            if latest is None or latest.version != row.version:
+                continue   # the state moved on: ask again
+            try:
+                parsed = game.parse_action(state, player, action)
+                new = game.apply(state, player, parsed)
+            except GameError:
+                # (not what it chose, nor why it was refused: it may be a secret choice)
+                log.warning("computer %s of game %s chose a move the game refused", player, game_id)
+                return False
+            try:
+                await self.commit_change(row, game, state, new, actor=player, kind="move",
+                                         detail=str(parsed))
+            except Conflict:
+                continue
+            if player in game.awaited(new) and game.outcome(new) is None:
+                wait = (delay or computers.PAUSE) * self.computer_pace
+                await self._set_computer_timer(game_id, kind, self.clock() + wait)
+            return True
+        return False
 
     async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
         """Move (or with None, drop) a computer's timer on the game as it is now: a timer
@@ -138,6 +156,8 @@ class ComputerTurns:
             await asyncio.gather(*list(self.thinking.values()), return_exceptions=True)
 
     def stop_computers(self) -> None:
-        for task in self.thinking.values():
+        """The bot stops: so does the work beyond its timers (computers thinking, the games'
+        background work), leaving its claims to another process."""
+        for task in [*self.thinking.values(), *self.keepers]:
             task.cancel()
         self.thinker.close()

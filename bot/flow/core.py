@@ -10,7 +10,7 @@ from typing import Awaitable, Callable
 
 import engine
 
-from .. import computers, texts
+from .. import computers, texts, work
 from ..errors import UserError
 from ..storage import GameRow, Notice, Store
 from ..workers import WorkerPool
@@ -32,8 +32,13 @@ class GameFlow(Lobby, Play, Planning, Notices, ComputerTurns, Clock, TimeAway):
                  default_deadline: str = "none", seed_source: Callable[[], int] | None = None,
                  seat_order: Callable[[list, int], list] | None = None,
                  thinker: "computers.Thinker | None" = None, computer_pace: float = 1.0,
-                 background_pool: WorkerPool | None = None):
+                 background_pool: WorkerPool | None = None, claimant: str | None = None,
+                 lease_seconds: float = 30.0):
         self.store = store
+        # who holds the claims on the timers this flow works on, and for how long each time
+        # (bot.work: renewed while the work goes on)
+        self.me = claimant or work.claimant()
+        self.lease = lease_seconds
         self.thinker = thinker or computers.Thinker("thread")
         # games' slow background work (e.g. a solver): a process of its own, at a low priority
         self.background_pool = background_pool or WorkerPool("thread")
@@ -47,6 +52,7 @@ class GameFlow(Lobby, Play, Planning, Notices, ComputerTurns, Clock, TimeAway):
         self.on_commit: Callable[[], None] = lambda: None   # wakes the dispatcher
         # game id -> the future of its background work (e.g. a solver), running off the loop
         self.jobs: dict[int, asyncio.Future] = {}
+        self.keepers: set[asyncio.Task] = set()   # each waits for a job's answer, to store it
         # async (row, game, final state, extras) -> notices to post with a game's end (in the
         # same transaction): other parts' hooks (daily puzzles' public line)
         self.end_hooks: list[Callable[..., Awaitable[list[Notice]]]] = []

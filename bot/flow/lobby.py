@@ -239,6 +239,7 @@ class Lobby:
         plan.notices += self.away_notices(row, game, None, state, plan, away, clock_from)
         start_detail = json.dumps({"players": row.player_ids, "seed": seed, "options": row.options})
         timers = await self.with_computer_timers(row, game, state, plan.timers, now)
+        timers = self.with_background_timer(row, game, state, timers, now)
         try:
             await self.store.commit(
                 row.id, row.version, now=now,
@@ -249,5 +250,6 @@ class Lobby:
         except Conflict:
             raise UserError("The lobby changed at the same moment; please press again.") from None
         self.on_commit()
-        self.launch_background(row.id, game, state, row.extras)   # (a daily may know its best)
-        return await self.get(row.id)
+        row = await self.get(row.id)
+        await self.start_background(row, game, state)   # (a daily may know its best)
+        return row

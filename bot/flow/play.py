@@ -4,16 +4,21 @@ players (moves, resignations, draws), aborts, the commit of every change, and re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import time
 from dataclasses import replace
 from typing import Mapping
 
 from engine import GameError
 
-from .. import computers, ratings, texts, ui
+from .. import computers, ratings, texts, ui, work
 from ..errors import StaleControls, UserError
-from ..storage import Conflict, Event, GameRow, Notice
+from ..storage import SOLVE_TIMER, Conflict, Event, GameRow, Notice
 from .common import GENERIC_OPS, Done, closed_note, log, strip
+
+
+BACKGROUND_POLL = 0.5   # seconds between looks for another process's background answer
 
 
 class Play:
@@ -21,33 +26,74 @@ class Play:
 
     # ---- background work (off the event loop) ---------------------------------------------
 
-    def launch_background(self, game_id: int, game, state, extras: Mapping) -> asyncio.Future | None:
+    def launch_background(self, game_id: int, game, state, extras: Mapping,
+                          claim: str | None = None) -> asyncio.Future | None:
         """Start the game's background work (if it has any still to do) in the background pool;
-        its answer is merged into the game's extras when it comes."""
-        if game_id in self.jobs:
-            return self.jobs[game_id]
-        work = ui.adapter_for(game.name).background(game, state, extras)
-        if work is None:
-            return None
-        loop = asyncio.get_running_loop()
-        job = loop.create_task(self.background_pool.run(work))
-        self.jobs[game_id] = job
+        its answer is merged into the game's extras when it comes. `claim`: the claimant of
+        the game's SOLVE_TIMER, held while the work goes on and done with its answer."""
+        job = self.jobs.get(game_id)
+        if job is None:
+            work_ = ui.adapter_for(game.name).background(game, state, extras)
+            if work_ is None:
+                return None
+            job = self.jobs[game_id] = asyncio.ensure_future(self.background_pool.run(work_))
+        elif claim is None:
+            return job   # (its answer is kept already, or will be at the game's end)
+        keeper = asyncio.get_running_loop().create_task(self._keep_background(game_id, job, claim))
+        self.keepers.add(keeper)
+        keeper.add_done_callback(self.keepers.discard)
+        return job
 
-        async def keep() -> None:
+    async def _keep_background(self, game_id: int, job: asyncio.Future, claim: str | None) -> None:
+        async with (work.holding(self.store, game_id, SOLVE_TIMER, claim, self.lease) if claim
+                    else contextlib.nullcontext()):
             try:
                 values = await job
-            except Exception:
+            except Exception:   # (given up, as its timer: the game ends without its answer)
                 log.exception("the background work of game %s failed", game_id)
-                return
-            await self.store.merge_extras(game_id, values, now=self.clock())
+                values = {}
+            await self.store.merge_extras(game_id, values, now=self.clock(),
+                                          done=(SOLVE_TIMER, claim) if claim else None)
 
-        loop.create_task(keep())
-        return job
+    async def start_background(self, row: GameRow, game, state) -> None:
+        """A game starts: its background work starts now, here, if it has any, holding the
+        claim on the game's SOLVE_TIMER (which the start's commit set)."""
+        wall = time.time()
+        if await self.store.claim_timer(row.id, SOLVE_TIMER, self.me, wall, wall + self.lease):
+            if self.launch_background(row.id, game, state, row.extras, self.me) is None:
+                await self.store.set_timer(row.id, row.version, SOLVE_TIMER, None, [], self.clock())
+
+    def with_background_timer(self, row: GameRow, game, state, timers: dict | None,
+                              now: float) -> dict | None:
+        """A starting game's `timers` with its SOLVE_TIMER if it has background work to do."""
+        if ui.adapter_for(game.name).background(game, state, row.extras) is None:
+            return timers
+        return {**(timers or {}), SOLVE_TIMER: (now, {})}
+
+    async def solve_due(self, row: GameRow, claim: str | None) -> bool:
+        """The game's SOLVE_TIMER fired (the process that started the work died, or it
+        failed): do it here. True if the work holds the claim now."""
+        if self.launch_background(row.id, self.game_of(row), self.state_of(row), row.extras,
+                                  claim) is not None:
+            return claim is not None
+        await self.store.set_timer(row.id, row.version, SOLVE_TIMER, None, [], self.clock())
+        return False   # (nothing to do: its answer is there)
 
     async def background_result(self, row: GameRow, game, state) -> dict:
         """The answer of the game's background work, waiting for it (or doing it now, after a
-        restart) if need be; {} if there is none or it failed."""
-        job = self.jobs.get(row.id) or self.launch_background(row.id, game, state, row.extras)
+        restart) if need be; {} if there is none or it failed. When another process has it
+        in hand, its answer is waited for in the game's extras, up to a lease."""
+        job = self.jobs.get(row.id)
+        if job is None and ui.adapter_for(row.game).background(game, state, row.extras) is not None:
+            wall = time.time()
+            held = await self.store.claim_timer(row.id, SOLVE_TIMER, self.me, wall, wall + self.lease)
+            if held is False:
+                for _ in range(int(self.lease / BACKGROUND_POLL) + 1):
+                    await asyncio.sleep(BACKGROUND_POLL)
+                    latest = await self.store.get_game(row.id)
+                    if ui.adapter_for(row.game).background(game, state, latest.extras) is None:
+                        return latest.extras
+            job = self.launch_background(row.id, game, state, row.extras, self.me if held else None)
         if job is None:
             return {}
         try:

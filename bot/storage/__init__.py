@@ -20,11 +20,11 @@ and `files` (backup, restore, the database lock: SQLite files only).
 from .files import BackupTargetError, DatabaseLock, NoDatabase, backup, existing, restore
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .model import (GAME_STATUSES, Conflict, Event, GameRow, Notice, OutboxItem, PlayerRating,
-                    RatedResult, SchemaTooNew, Seat, Timer)
+                    RatedResult, SchemaTooNew, Seat, SOLVE_TIMER, Timer)
 from .store import Store
 
 __all__ = [
     "BackupTargetError", "Conflict", "DatabaseLock", "Event", "GAME_STATUSES", "GameRow",
     "MIGRATIONS", "NoDatabase", "Notice", "OutboxItem", "PlayerRating", "RatedResult",
-    "SCHEMA_VERSION", "SchemaTooNew", "Seat", "Store", "Timer", "backup", "existing", "restore",
+    "SCHEMA_VERSION", "SchemaTooNew", "Seat", "SOLVE_TIMER", "Store", "Timer", "backup", "existing", "restore",
 ]

@@ -124,7 +124,7 @@ async def copy_database(source: str, url: str) -> dict[str, int]:
             raise SourceError(exc) from None
     target = await Store.open(url)
     try:
-        if not await target.engine.hold_bot_lock():
+        if await target.engine.hold_bot_locks() is not None:   # (a bot of any shard runs)
             raise TargetInUse()
         async with target.engine.transaction() as tx:
             conn = tx.conn

@@ -63,6 +63,12 @@ class Engine:
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         raise NotImplementedError
 
+    def beside(self) -> AbstractAsyncContextManager[Tx]:
+        """A connection for a statement that must not wait behind this process's others: a
+        lease renewal, while a transaction waits for another process's lock (waiting, the
+        lease would lapse and the work go to another process). SQLite: `connection()`."""
+        return self.connection()
+
     def migrating(self) -> AbstractAsyncContextManager[None]:
         """Held while the schema is brought up to date: one process at a time."""
         raise NotImplementedError

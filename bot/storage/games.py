@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from .model import (_UPDATABLE, Conflict, Event, GameRow, Notice, RatedResult, Seat, _game_row,
-                    _game_select)
+from .model import (_UPDATABLE, KEPT_TIMERS, Conflict, Event, GameRow, Notice, RatedResult, Seat,
+                    _game_row, _game_select)
 
 
 class GamesStore:
@@ -64,9 +64,10 @@ class GamesStore:
                     (status,))]
 
     async def merge_extras(self, game_id: int, values: dict, *, now: float,
-                           notices: Iterable[Notice] = ()) -> None:
+                           notices: Iterable[Notice] = (), done: tuple[str, str] | None = None) -> None:
         """Add `values` to a game's extras (and post `notices`) without a new version: extras
-        are facts found beside play (a solver's answer), not moves."""
+        are facts found beside play (a solver's answer), not moves. `done` (a timer's kind
+        and its claimant): the work of that timer is done, which goes with it (if still held)."""
         async with self.engine.transaction() as tx:
             row = await tx.first("SELECT extras FROM games WHERE id=?" + self.engine.for_update,
                                  (game_id,))
@@ -75,6 +76,9 @@ class GamesStore:
             extras = {**json.loads(row[0]), **values}
             await tx.execute("UPDATE games SET extras=? WHERE id=?",
                              (json.dumps(extras), game_id))
+            if done is not None:
+                await tx.execute("DELETE FROM timers WHERE game_id=? AND kind=? AND claimed_by=?",
+                                 (game_id, *done))
             await self._insert_notices(tx, game_id, notices, now)
 
     async def finished_extras(self, game: str, guild_id: int, user_id: int) -> list[dict]:
@@ -94,8 +98,10 @@ class GamesStore:
                      rated: "RatedResult | None" = None) -> int:
         """Apply one change of a game atomically; returns the new version.
 
-        `seats` replaces all seats; `timers` (kind -> (due_at, data)) replaces all of the game's
-        timers when given ({} clears them); `rated`, the result of a game that this change
+        `seats` replaces all seats; `timers` (kind -> (due_at, data)) replaces the game's
+        timers when given ({} clears them), but for its background work (KEPT_TIMERS: it
+        ends when its answer is merged, see merge_extras); a timer that stays keeps its claim
+        (the work it stands for goes on: a computer thinking). `rated`, the result of a game that this change
         finishes, updates the ratings in the same transaction. Raises Conflict if the version
         moved on.
         """
@@ -127,9 +133,15 @@ class GamesStore:
                 notices = await self._rate(tx, game_id, now, rated, list(notices))
             await self._insert_notices(tx, game_id, notices, now)
             if timers is not None:
-                await tx.execute("DELETE FROM timers WHERE game_id=?", (game_id,))
+                stored = [r[0] for r in await tx.rows("SELECT kind FROM timers WHERE game_id=?",
+                                                      (game_id,))]
+                await tx.executemany("DELETE FROM timers WHERE game_id=? AND kind=?",
+                                     [(game_id, kind) for kind in stored
+                                      if kind not in timers and kind not in KEPT_TIMERS])
                 await tx.executemany(
-                    "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?)",
+                    "INSERT INTO timers(game_id, kind, due_at, data) VALUES(?, ?, ?, ?) "
+                    "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, "
+                    "data=excluded.data",
                     [(game_id, kind, due, json.dumps(data))
                      for kind, (due, data) in timers.items()])
                 if timers:

@@ -108,6 +108,12 @@ class Notice:
     edit_of: int | None = None
 
 
+# A game's background work (a solver) waits as a timer of this kind, so that one process does
+# it (its claim) and another takes it over if that one dies; a commit's timers leave it be.
+SOLVE_TIMER = "solve"
+KEPT_TIMERS = (SOLVE_TIMER,)
+
+
 @dataclass
 class Timer:
     game_id: int

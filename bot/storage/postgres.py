@@ -24,7 +24,8 @@ from .engine import Engine
 
 INSTALL = "pip install 'piecepack-bot[postgres]'"
 MIGRATION_LOCK = 0x70696563   # pg_advisory_lock key while migrating ("piec")
-BOT_LOCK = "piecepack-bot:"   # + the shards it runs: held by a running bot for its whole life
+BOT_LOCK = "piecepack-bot:"   # + "all" or "shard:N": held by a running bot for its life (hold_bot_locks)
+SHARD_PROBE = 4096            # shards looked for when naming the ones another bot holds
 CHANNEL = "piecepack_work"    # NOTIFY channel: work was queued (see PgTx.notify)
 LISTEN_RETRY = (1.0, 2.0, 5.0, 10.0)   # seconds between attempts to get the listener back
 
@@ -82,6 +83,33 @@ class PgTx:
             await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
 
 
+async def _take_bot_locks(conn, shard_ids: Iterable[int] | None) -> str | None:
+    """(see PostgresEngine.hold_bot_locks)"""
+    async def take(how: str, name: str) -> bool:
+        return await conn.fetchval(f"SELECT pg_try_advisory_lock{how}(hashtextextended($1, 0))",
+                                   BOT_LOCK + name)
+
+    if shard_ids is None:
+        if await take("", "all"):
+            return None
+        if not await take("_shared", "all"):
+            return "all shards"   # (another bot of all the shards)
+        shards = [r[0] for r in await conn.fetch(
+            "SELECT s FROM generate_series(0, $2::int - 1) AS s JOIN pg_locks AS l "
+            "ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.database = "
+            "(SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND l.classid::bigint = (hashtextextended($1 || s, 0) >> 32) & 4294967295 "
+            "AND l.objid::bigint = hashtextextended($1 || s, 0) & 4294967295 ORDER BY s",
+            BOT_LOCK + "shard:", SHARD_PROBE)]
+        return "shard " + ", ".join(map(str, shards)) if shards else "some shards"
+    if not await take("_shared", "all"):
+        return "all shards"
+    for shard in sorted(shard_ids):
+        if not await take("", f"shard:{shard}"):
+            return f"shard {shard}"
+    return None
+
+
 async def _no_reset(conn) -> None:
     """What a connection needs on its way back to the pool beyond asyncpg's own rollback of an
     open transaction: nothing (the store keeps no session state: no SET, LISTEN or session
@@ -96,7 +124,7 @@ class PostgresEngine(Engine):
     def __init__(self, pool, url: str):
         self.pool = pool
         self.url = url
-        self._held = None   # the connection holding BOT_LOCK
+        self._held = None   # the connection holding the BOT_LOCK locks
         self._listener = None   # the connection LISTENing (see listen)
         self._listening: asyncio.Task | None = None
         # One statement or transaction of this process at a time, as on SQLite: a read waits
@@ -129,19 +157,27 @@ class PostgresEngine(Engine):
             self._held = None
         await self.pool.close()
 
-    async def hold_bot_lock(self, shards: str = "all shards") -> bool:
-        """Take the lock a running bot holds for its life: False if another bot runs the same
-        `shards` (a text naming them) on this database. Several processes may share the
-        database (work is claimed once, see WorkStore), but two running the same shards would
-        both answer every interaction. A connection of its own keeps it; the server releases it
-        when that connection ends, however the bot ends."""
+    async def hold_bot_locks(self, shard_ids: Iterable[int] | None = None) -> str | None:
+        """Take the locks a running bot holds for its life, one per shard it runs (`shard_ids`;
+        None: all of them, whatever their number). Several processes may share the database
+        (work is claimed once, see WorkStore), but two running one shard would both answer
+        its interactions. Returns None once held, else what another bot holds already
+        ("shard 1", "all shards"). A connection of its own keeps them; the server releases
+        them when that connection ends, however the bot ends.
+
+        Advisory locks: "shard:N" for each shard; and "all", which a bot of all the shards
+        takes alone (exclusive) and a bot of some takes beside the others (shared)."""
         conn = await asyncpg.connect(self.url, server_settings={"application_name": "piecepack-bot"})
-        if not await conn.fetchval("SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
-                                   BOT_LOCK + shards):
+        try:
+            held = await _take_bot_locks(conn, shard_ids)
+        except BaseException:
             await conn.close()
-            return False
+            raise
+        if held is not None:
+            await conn.close()
+            return held
         self._held = conn
-        return True
+        return None
 
     async def listen(self, wake) -> bool:
         """Call `wake()` on every NOTIFY of CHANNEL, through a connection of its own (not the
@@ -184,6 +220,11 @@ class PostgresEngine(Engine):
     @contextlib.asynccontextmanager
     async def connection(self):
         async with self.lock, self.pool.acquire() as conn:
+            yield PgTx(conn)
+
+    @contextlib.asynccontextmanager
+    async def beside(self):
+        async with self.pool.acquire() as conn:   # (not behind `lock`: see Engine.beside)
             yield PgTx(conn)
 
     @contextlib.asynccontextmanager

@@ -95,6 +95,29 @@ class WorkStore:
         return sorted((Timer(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows),
                       key=lambda t: (t.due_at, t.game_id, t.kind))
 
+    async def claim_timer(self, game_id: int, kind: str, me: str, wall: float,
+                          until: float) -> bool | None:
+        """Claim one timer, due or not, for `me` until `until` (work that starts before its
+        timer is due: a game's solver at its start, a late computer's turn): True if `me`
+        holds it now, False if another claimant does (its lease still runs at `wall`), None
+        if there is no such timer."""
+        async with self.engine.transaction() as tx:
+            held = await tx.first("SELECT claimed_by, lease_until FROM timers WHERE game_id=? "
+                                  "AND kind=?" + self.engine.for_update, (game_id, kind))
+            if held is None:
+                return None
+            if held[0] not in (None, me) and held[1] is not None and held[1] > wall:
+                return False
+            await tx.execute("UPDATE timers SET claimed_by=?, lease_until=? WHERE game_id=? AND kind=?",
+                             (me, until, game_id, kind))
+            return True
+
+    async def renew_timer(self, game_id: int, kind: str, me: str, until: float) -> bool:
+        """Keep `me`'s claim on one timer until `until`; False if `me` no longer holds it."""
+        async with self.engine.beside() as tx:
+            return await tx.execute("UPDATE timers SET lease_until=? WHERE game_id=? AND kind=? "
+                                    "AND claimed_by=?", (until, game_id, kind, me)) > 0
+
     async def release_timer(self, game_id: int, kind: str, me: str) -> None:
         """Done with a claimed timer (if it is still there and still `me`'s: firing it may have
         moved or dropped it)."""
@@ -123,7 +146,7 @@ class WorkStore:
 
     async def renew_leases(self, me: str, until: float) -> None:
         """Keep what `me` holds (timers, games' outboxes) until `until`: it is still at work."""
-        async with self.engine.connection() as tx:
+        async with self.engine.beside() as tx:
             await tx.execute("UPDATE timers SET lease_until=? WHERE claimed_by=?", (until, me))
             await tx.execute("UPDATE outbox_leases SET lease_until=? WHERE claimed_by=?", (until, me))
             await tx.execute("UPDATE tournaments SET lease_until=? WHERE claimed_by=?", (until, me))
