@@ -28,6 +28,7 @@ FORMAT_CHOICES = [app_commands.Choice(name=label, value=value) for value, label 
     ("swiss", "Swiss (Relativity, Galaxies)"), ("round-robin", "round robin (Relativity, Galaxies)"),
     ("tables", "tables of 3-4 (Global Warming)"), ("duplicate", "duplicate (Pack Solitaire, BYOP1)"))]
 assert {c.value for c in FORMAT_CHOICES} == set(pairing.FORMATS)
+LIVE = ("signup", "running", "paused", "finished")   # (not called off)
 ROUND_DEADLINE_CHOICES = [app_commands.Choice(name=("no round deadline" if key == "none"
                                                     else f"{key[:-1]} days per round"), value=key)
                           for key in ROUND_DEADLINES]
@@ -149,13 +150,17 @@ class Tournaments(commands.Cog):
                 raise UserError(f"Tournament #{tid} is in another server.")
             return t.id
         found = await self.bot.store.tournaments_in(interaction.guild_id, statuses)
+        if not found:
+            # none in those states: the one there is (if any), whose own check then says why
+            # not ("is not paused", "has not started yet") rather than that there is none
+            found = await self.bot.store.tournaments_in(interaction.guild_id, LIVE)
         here = [t for t in found if t.channel_id == interaction.channel_id]
         if here:
             return here[0].id
         if len(found) == 1:
             return found[0].id
         if not found:
-            raise UserError("There is no such tournament here. `/tournament create` opens one.")
+            raise UserError("There is no tournament here. `/tournament create` opens one.")
         raise UserError("There are several tournaments in this server ("
                         + ", ".join(f"#{t.id}" for t in found[:10]) + "): say which with `tournament:`.")
 

@@ -1,0 +1,42 @@
+"""Tournaments (issue 25) played from the outside, as an organiser and players would: the
+things people do wrong, who is told what (pings, secrets), and the standings by hand."""
+
+from __future__ import annotations
+
+from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests.test_bot_tournament import create, resign, round_games, sign_up
+
+
+async def test_wrong_steps_are_answered_for_what_they_are(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    organiser = fake.add_user("org")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        nothing = await command(fake, organiser, "tournament standings")
+        assert "There is no tournament here" in said(nothing)
+        t, post = await create(fake, bot, organiser, deadline="none")
+        early = await command(fake, users[0], "tournament standings")
+        assert f"Tournament #{t.id} has not started yet" in said(early)
+        too_few = await press(fake, organiser, f"pp:tour:{t.id}:start", message_id=post.id)
+        assert "needs at least 2 players" in said(too_few)
+        await sign_up(fake, bot, t.id, post, users)
+        twice = await press(fake, users[0], f"pp:tour:{t.id}:join", message_id=post.id)
+        assert "signed up for" in said(twice) and "already" in said(twice)
+        left = await press(fake, users[2], f"pp:tour:{t.id}:leave", message_id=post.id)
+        assert "You have left" in said(left)
+        stranger = await command(fake, organiser, "tournament remove", {"player": users[2]})
+        assert "is not playing in" in said(stranger)
+        not_running = await command(fake, organiser, "tournament pause")
+        assert "is not running" in said(not_running)
+        not_mine = await press(fake, users[1], f"pp:tour:{t.id}:start", message_id=post.id)
+        assert "Only the organiser" in said(not_mine)
+        await command(fake, organiser, "tournament start")
+        await settle(bot)
+        again = await command(fake, organiser, "tournament start")
+        assert f"Tournament #{t.id} has started already" in said(again)
+        not_paused = await command(fake, organiser, "tournament resume")
+        assert f"Tournament #{t.id} is not paused" in said(not_paused)
+        await command(fake, organiser, "tournament pause")
+        paused_twice = await command(fake, organiser, "tournament pause")
+        assert "is paused already" in said(paused_twice)
+        t = await bot.store.get_tournament(t.id)
+        assert (t.status, t.round, [e.id for e in t.active]) == ("paused", 1, [str(u) for u in users[:2]])
