@@ -4,6 +4,7 @@ things people do wrong, who is told what (pings, secrets), and the standings by 
 from __future__ import annotations
 
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests.test_bot_fair import pinged_by
 from tests.test_bot_tournament import create, resign, round_games, sign_up
 
 
@@ -40,3 +41,23 @@ async def test_wrong_steps_are_answered_for_what_they_are(fake, tmp_path, drawn)
         assert "is paused already" in said(paused_twice)
         t = await bot.store.get_tournament(t.id)
         assert (t.status, t.round, [e.id for e in t.active]) == ("paused", 1, [str(u) for u in users[:2]])
+
+
+async def test_each_pairing_pings_its_players_and_the_bye_and_the_end_pings_the_winner(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, users[0], format="swiss", rounds=1, deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        [(link, row)] = await round_games(bot, t.id, 1)
+        [r1] = await bot.store.rounds_of(t.id)
+        paired = [r for r in fake.all_payloads if r.contains("round 1 of 1")]
+        assert len(paired) == 1
+        assert pinged_by(paired[0]) == {*link.seats, str(r1["bye"])}
+        await resign(fake, bot, row, link.seats[1])
+        await settle(bot)
+        await settle(bot)
+        # (the bye's point ties the game's winner: both share first place)
+        [end] = [r for r in fake.all_payloads if r.contains("is over. ")]
+        assert pinged_by(end) == {link.seats[0], str(r1["bye"])}

@@ -254,14 +254,14 @@ class TournamentFlow(Rounds):
         rounds = (changes or {}).get("rounds", t.rounds)
         lines = [f"🎲 **{label(t)}, round {number} of {rounds}** is paired"
                  + (f"; it ends {texts.timestamp(ends)} at the latest." if ends else ".")]
+        # (mentions: the pairing is how its players learn that their games have begun)
         for n, table in enumerate(paired.tables, 1):
-            who = " vs ".join(f"**{texts.display(names[p])}**" for p in table.seats)
-            lines.append(f"Table {n}: {who}" if t.format != "duplicate" else f"- {who}")
+            lines.append(f"Table {n}: " + " vs ".join(texts.mention(p) for p in table.seats))
         if t.format == "duplicate":
-            lines[1:] = [f"Everyone plays the same deal, each in a private thread: "
-                         f"{texts.name_list([tb.seats[0] for tb in paired.tables], names)}."]
+            lines[1:] = ["Everyone plays the same deal, each in a private thread: "
+                         + ", ".join(texts.mention(tb.seats[0]) for tb in paired.tables) + "."]
         if paired.bye:
-            lines.append(f"Bye: **{texts.display(names[paired.bye])}**"
+            lines.append(f"Bye: {texts.mention(paired.bye)}"
                          + (" (a win)." if t.format == "swiss" else " (sits this round out)."))
         forfeits = [{"seats": list(tb.seats), "gone": [p for p in tb.seats if p in gone]}
                     for tb in paired.forfeits]
@@ -276,7 +276,8 @@ class TournamentFlow(Rounds):
             # the round's deadline)
             changes={**(changes or {}), "round": number, "round_ends_at": ends, "due_at": now},
             notices=[Notice("channel", t.channel_id, {"content": texts.clip("\n".join(lines)),
-                                                      "mentions": [p for tb in paired.tables for p in tb.seats]})],
+                                                      "mentions": [p for tb in paired.tables for p in tb.seats]
+                                                                  + ([paired.bye] if paired.bye else [])})],
             now=now)
         self.wake()
 

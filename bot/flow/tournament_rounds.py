@@ -253,7 +253,7 @@ class Rounds:
         return Notice("channel", t.channel_id, {
             "content": f"🏆 **{label(t)}** is over. "
                        + ("The winner: " if len(winners) == 1 else "Sharing first place: ")
-                       + texts.name_list(winners, t.names) + "! Congratulations.",
+                       + " and ".join(texts.mention(p) for p in winners) + "! Congratulations.",
             "mentions": winners})
 
     async def finish(self, t: TournamentRow, why: str) -> None:
