@@ -61,3 +61,20 @@ async def test_each_pairing_pings_its_players_and_the_bye_and_the_end_pings_the_
         # (the bye's point ties the game's winner: both share first place)
         [end] = [r for r in fake.all_payloads if r.contains("is over. ")]
         assert pinged_by(end) == {link.seats[0], str(r1["bye"])}
+
+
+async def test_standings_asked_for_during_a_round_say_which_rounds_they_count(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, users[0], format="swiss", rounds=2, deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        shown = said(await press(fake, users[1], f"pp:tour:{t.id}:standings", message_id=post.id))
+        assert "standings, round 1 in play" in shown and "after round 1" not in shown
+        [(link, row)] = await round_games(bot, t.id, 1)
+        await resign(fake, bot, row, link.seats[1])
+        await settle(bot)
+        await settle(bot)
+        shown = said(await command(fake, users[1], "tournament standings"))
+        assert "standings after round 1, round 2 in play" in shown

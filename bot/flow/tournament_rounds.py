@@ -301,8 +301,12 @@ class Rounds:
         """The standings post: text and image (`closing`: the round being closed, whose deal's
         best score may now be said)."""
         names = t.names
+        in_play = closing is None and t.status in ("running", "paused") and await self.round_open(t)
         title = (f"{label(t)}: final standings" if final or t.status == "finished"
-                 else f"{label(t)}: standings after round {t.round}")
+                 else f"{label(t)}: standings after round {t.round}" if not in_play
+                 # (asked for while a round is played: its games do not count yet)
+                 else f"{label(t)}: standings after round {t.round - 1}, round {t.round} in play" if t.round > 1
+                 else f"{label(t)}: standings, round 1 in play")
         columns, rows = ranking.standings_table(t.format, table, names)
         note = await self.best_note(t, closing)
         text = ranking.standings_text(t.format, table, names, limit=texts.MESSAGE_LIMIT - 100, note=note)
