@@ -4,6 +4,7 @@ things people do wrong, who is told what (pings, secrets), and the standings by 
 from __future__ import annotations
 
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests.test_bot_daily import finish_pack, solver  # noqa: F401
 from tests.test_bot_fair import pinged_by
 from tests.test_bot_tournament import create, resign, round_games, sign_up
 
@@ -78,3 +79,27 @@ async def test_standings_asked_for_during_a_round_say_which_rounds_they_count(fa
         await settle(bot)
         shown = said(await command(fake, users[1], "tournament standings"))
         assert "standings after round 1, round 2 in play" in shown
+
+
+async def test_a_duplicate_deal_cannot_be_shared_before_its_round_closes(fake, tmp_path, drawn, solver):
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        res = await command(fake, users[0], "tournament create",
+                            {"game": "pack-solitaire", "rounds": 1, "deadline": "none"})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, [m for m in res.messages if not m.ephemeral][-1], users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        (_, mine), (_, theirs) = await round_games(bot, t.id, 1)
+        await finish_pack(fake, bot, users[0], mine, 1)
+        before = len(fake.messages(fake.channel_id))
+        shared = await command(fake, users[0], "record", {"game": mine.id, "share": True})
+        assert "others are still playing" in said(shared)
+        assert len(fake.messages(fake.channel_id)) == before and not shared.messages[-1].attachments
+        alone = await command(fake, users[0], "record", {"game": mine.id})   # (to its player alone: fine)
+        assert alone.messages[-1].ephemeral and alone.messages[-1].attachments
+        await finish_pack(fake, bot, users[1], theirs, 1)
+        await settle(bot)
+        await settle(bot)
+        shared = await command(fake, users[0], "record", {"game": mine.id, "share": True})
+        assert not shared.messages[-1].ephemeral and shared.messages[-1].attachments

@@ -336,17 +336,35 @@ class Rounds:
         return t, notice.payload["content"], notice.payload["board"]
 
 
+async def open_deal_of(store, row: GameRow) -> TournamentRow | None:
+    """The duplicate tournament whose round still being played deals this game, if any: its
+    deal is everyone's in that round, so it is shown to nobody else until the round closes."""
+    link = await store.tournament_of_game(row.id)
+    if link is None:
+        return None
+    t = await store.get_tournament(link[0])
+    if t is not None and t.format == "duplicate" and t.round == link[1] and t.status in ("running", "paused"):
+        rounds = await store.rounds_of(t.id)
+        if rounds and not rounds[-1]["closed"]:
+            return t
+    return None
+
+
 async def check_may_see(store, row: GameRow, user_id: int) -> None:
     """A duplicate tournament's game is its player's own until its round closes: another
     entrant would see the deal they are playing too."""
     if row.seat_of(user_id):
         return
-    link = await store.tournament_of_game(row.id)
-    if link is None:
-        return
-    t = await store.get_tournament(link[0])
-    if t is not None and t.format == "duplicate" and t.round == link[1] and t.status in ("running", "paused"):
-        rounds = await store.rounds_of(t.id)
-        if rounds and not rounds[-1]["closed"]:
-            raise UserError(f"Game #{row.id} is a deal of {label(t)} still being played: it is shown "
-                            "once the round is over.")
+    t = await open_deal_of(store, row)
+    if t is not None:
+        raise UserError(f"Game #{row.id} is a deal of {label(t)} still being played: it is shown "
+                        "once the round is over.")
+
+
+async def check_may_share(store, row: GameRow) -> None:
+    """Nor may its own player post it for everyone before the round closes."""
+    t = await open_deal_of(store, row)
+    if t is not None:
+        raise UserError(f"Game #{row.id} is a deal of {label(t)} that others are still playing: its "
+                        "record would give the deal away. Without `share` it is shown to you alone; "
+                        "once the round is over it may be shared.")
