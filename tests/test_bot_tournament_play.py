@@ -103,3 +103,133 @@ async def test_a_duplicate_deal_cannot_be_shared_before_its_round_closes(fake, t
         await settle(bot)
         shared = await command(fake, users[0], "record", {"game": mine.id, "share": True})
         assert not shared.messages[-1].ephemeral and shared.messages[-1].attachments
+
+
+# ---- Done means: a Swiss, a round robin and a duplicate, run from Discord alone, whose final
+# standings agree with a hand calculation (done here from the definitions, apart from the bot's
+# own standings code, on the games as they were played) ---------------------------------------
+
+def by_hand(fmt: str, games: list[tuple[list[str], dict[str, float]]], byes: list[str],
+            everyone: list[str], names: dict[str, str]) -> list[list[str]]:
+    """The final table's rows as the bot writes them: place, name, points, tiebreaks, games
+    (and byes for the pairing formats). `games`: (seats, points) of each game played."""
+    points = {p: 0.0 for p in everyone}
+    for _, got in games:
+        for p, v in got.items():
+            points[p] += v
+    if fmt == "swiss":
+        for p in byes:
+            points[p] += 1.0
+
+    def opponents(p):
+        return [(next(o for o in seats if o != p), got[p]) for seats, got in games if p in seats]
+
+    breaks = {}
+    for p in everyone:
+        if fmt == "swiss":   # Buchholz, Sonneborn-Berger
+            breaks[p] = (sum(points[o] for o, _ in opponents(p)),
+                         sum(points[o] * mine for o, mine in opponents(p)))
+        elif fmt == "round-robin":   # head-to-head among the level, games won
+            breaks[p] = (sum(mine for o, mine in opponents(p) if points[o] == points[p]),
+                         sum(1.0 for _, mine in opponents(p) if mine == 1))
+        else:   # duplicate: the best single round
+            breaks[p] = (max(got[p] for seats, got in games if p in seats),)
+    key = {p: (points[p], *breaks[p]) for p in everyone}
+    order = sorted(everyone, key=lambda p: tuple(-k for k in key[p]))
+
+    def num(v):
+        return f"{v:g}"
+    rows = []
+    for p in order:
+        place = 1 + sum(1 for o in everyone if key[o] > key[p])
+        played = sum(1 for seats, _ in games if p in seats)
+        rows.append([str(place), names[p], num(points[p]), *map(num, breaks[p]), str(played)]
+                    + ([str(byes.count(p))] if fmt != "duplicate" else []))
+    return rows
+
+
+def posted_rows(fake, tid: int) -> list[list[str]]:
+    """The rows of the final standings posted in the channel (its code block)."""
+    [post] = [m.content for m in fake.messages(fake.channel_id)
+              if f"Tournament #{tid}: final standings" in (m.content or "")]
+    block = post.split("```")[1].strip().splitlines()
+    return [line.split() for line in block[1:] if line[:1].isdigit()]
+
+
+async def run_pairs(fake, bot, tid: int, outcome) -> tuple[list, list[str]]:
+    """Play every round of a two-player tournament: `outcome(round, table, first, second)`
+    ("win", "draw" agreed, or "upset") of each game between the player who signed up first
+    and the other. Returns the games and byes."""
+    t = await bot.store.get_tournament(tid)
+    order = [e.id for e in t.entrants]
+    games, byes = [], []
+    for number in range(1, t.rounds + 1):
+        paired = await round_games(bot, tid, number)
+        for table, (link, row) in enumerate(paired, 1):
+            first, second = sorted(link.seats, key=order.index)
+            result = outcome(number, table, first, second)
+            if result == "draw":
+                await command(fake, int(first), "draw", {"action": "offer"}, channel=row.thread_id)
+                accepted = await command(fake, int(second), "draw", {"action": "accept"}, channel=row.thread_id)
+                assert "accepted the draw" in said(accepted), said(accepted)
+                games.append((link.seats, {first: 0.5, second: 0.5}))
+            else:
+                winner, loser = (first, second) if result == "win" else (second, first)
+                await resign(fake, bot, row, loser)
+                games.append((link.seats, {winner: 1.0, loser: 0.0}))
+        bye = (await bot.store.rounds_of(tid))[number - 1]["bye"]
+        byes += [str(bye)] if bye is not None else []
+        await settle(bot)
+        await settle(bot)
+    assert (await bot.store.get_tournament(tid)).status == "finished"
+    return games, byes
+
+
+async def test_a_swiss_a_round_robin_and_a_duplicate_run_from_discord_agree_with_the_hand(fake, tmp_path, drawn,
+                                                                                        solver):
+    names = ("ann", "bob", "cy", "dee", "eve")
+    users = [fake.add_user(n) for n in names]
+    organiser = fake.add_user("org")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        # a Swiss of five (three rounds by default, a bye each round), with a draw in round 2
+        t, post = await create(fake, bot, organiser, format="swiss", deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await press(fake, organiser, f"pp:tour:{t.id}:start", message_id=post.id)
+        await settle(bot)
+        games, byes = await run_pairs(fake, bot, t.id, lambda n, table, a, b: "draw" if (n, table) == (2, 1) else "win")
+        assert len(games) == 6 and len(byes) == 3 == len(set(byes))
+        everyone = [str(u) for u in users]
+        named = dict(zip(everyone, names))
+        assert posted_rows(fake, t.id) == by_hand("swiss", games, byes, everyone, named)
+
+        # a round robin of four (every pair once, three rounds): ann and bob level on 2 points,
+        # ann ahead by beating bob; cy and dee level on 1, dee ahead by beating cy
+        t, post = await create(fake, bot, organiser, format="round-robin", deadline="none")
+        await sign_up(fake, bot, t.id, post, users[:4])
+        await command(fake, organiser, "tournament start", {"tournament": t.id})
+        await settle(bot)
+        upsets = [{everyone[0], everyone[2]}, {everyone[2], everyone[3]}]
+        games, byes = await run_pairs(fake, bot, t.id, lambda n, table, a, b: "upset" if {a, b} in upsets else "win")
+        assert sorted(sorted(seats) for seats, _ in games) == sorted(
+            sorted([a, b]) for i, a in enumerate(everyone[:4]) for b in everyone[i + 1:4])
+        assert posted_rows(fake, t.id) == by_hand("round-robin", games, byes, everyone[:4], named) == [
+            ["1", "ann", "2", "1", "2", "3", "0"], ["2", "bob", "2", "0", "2", "3", "0"],
+            ["3", "dee", "1", "1", "1", "3", "0"], ["4", "cy", "1", "0", "1", "3", "0"]]
+
+        # a duplicate Pack Solitaire of two deals for three players
+        res = await command(fake, organiser, "tournament create",
+                            {"game": "pack-solitaire", "rounds": 2, "deadline": "none"})
+        post = [m for m in res.messages if not m.ephemeral][-1]
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, post, users[:3])
+        await command(fake, organiser, "tournament start", {"tournament": t.id})
+        await settle(bot)
+        games = []
+        for number, placements in ((1, (1, 3, 2)), (2, (3, 1, 1))):
+            for (link, row), user, n in zip(await round_games(bot, t.id, number), users, placements):
+                score = await finish_pack(fake, bot, user, row, n)
+                games.append((link.seats, {str(user): float(score)}))
+            await settle(bot)
+            await settle(bot)
+        assert (await bot.store.get_tournament(t.id)).status == "finished"
+        assert posted_rows(fake, t.id) == by_hand("duplicate", games, [], everyone[:3], named)
