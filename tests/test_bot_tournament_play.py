@@ -3,7 +3,8 @@ things people do wrong, who is told what (pings, secrets), and the standings by 
 
 from __future__ import annotations
 
-from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
+from tests import fakediscord
+from tests.botkit import FakeClock, break_route, command, drawn, fake, press, running_bot, said, settle  # noqa: F401
 from tests.test_bot_daily import finish_pack, solver  # noqa: F401
 from tests.test_bot_fair import pinged_by
 from tests.test_bot_tournament import create, resign, round_games, sign_up
@@ -103,6 +104,56 @@ async def test_a_duplicate_deal_cannot_be_shared_before_its_round_closes(fake, t
         await settle(bot)
         shared = await command(fake, users[0], "record", {"game": mine.id, "share": True})
         assert not shared.messages[-1].ephemeral and shared.messages[-1].attachments
+
+
+async def test_duplicate_games_that_cannot_open_their_private_threads_are_said_and_tried_again(fake, tmp_path,
+                                                                                               drawn, solver):
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    organiser = fake.add_user("org")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        res = await command(fake, organiser, "tournament create",
+                            {"game": "pack-solitaire", "rounds": 1, "deadline": "none", "round_deadline": "1d"})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, [m for m in res.messages if not m.ephemeral][-1], users)
+        # the bot may not open private threads here (Create Private Threads missing)
+        refused = break_route(fake, ("POST", r"/channels/(\d+)/threads"),
+                              lambda: fakediscord._APIError(403, 50013, "Missing Permissions"), times=4)
+        await command(fake, organiser, "tournament start")
+        await settle(bot)
+        await settle(bot)
+        assert refused and all(row.status == "lobby" for _, row in await round_games(bot, t.id, 1))
+        warned = [r for r in fake.all_payloads if r.contains("could not start")]
+        assert len(warned) == 1 and pinged_by(warned[0]) == {str(organiser)}
+        assert "Create Private Threads" in warned[0].body["content"]
+        # a moderator grants it: the next try (within minutes, long before the round deadline) starts them
+        clock.advance(601)
+        await settle(bot)
+        await settle(bot)
+        games = await round_games(bot, t.id, 1)
+        assert all(row.status == "active" and fake.channel(row.thread_id).type == 12 for _, row in games)
+
+
+async def test_a_round_whose_deals_never_started_promises_nothing_and_posts_no_stop_in_the_channel(fake, tmp_path,
+                                                                                                  drawn, solver):
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock) as bot:
+        res = await command(fake, users[0], "tournament create",
+                            {"game": "pack-solitaire", "rounds": 1, "deadline": "none", "round_deadline": "1d"})
+        [t] = await bot.store.tournaments_in(int(fake.guild_id), ("signup",))
+        await sign_up(fake, bot, t.id, [m for m in res.messages if not m.ephemeral][-1], users)
+        break_route(fake, ("POST", r"/channels/(\d+)/threads"),
+                    lambda: fakediscord._APIError(403, 50013, "Missing Permissions"))
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        clock.advance(86400 + 60)
+        await settle(bot)
+        await settle(bot)
+        texts = [m.content or "" for m in fake.messages(fake.channel_id)]
+        assert not any("this game stops here" in text for text in texts)
+        [over] = [text for text in texts if "round 1** is over" in text]
+        assert "still being worked out" not in over and over.count("(not played)") == 2
 
 
 # ---- Done means: a Swiss, a round robin and a duplicate, run from Discord alone, whose final

@@ -35,6 +35,7 @@ from .tournament_rounds import (DEAL_OPTIONS, FORMAT_NAMES, MIN_ENTRANTS, ROUND_
                                 label, round_seed)
 
 log = logging.getLogger("bot.tournaments")
+START_RETRY = 600   # seconds between tries to start a round's games that could not start
 
 
 class TournamentFlow(Rounds):
@@ -47,6 +48,7 @@ class TournamentFlow(Rounds):
         self.create_thread = create_thread
         self.wake: Callable[[], None] = lambda: None
         self.locks: dict[int, asyncio.Lock] = {}
+        self.warned: set[tuple[int, int]] = set()   # (tournament, round) whose games could not start, said
         # async (tournament id) after its timed work ran: the sign-up post shows the news
         self.changed: Callable[[int], Awaitable[None]] | None = None
 
@@ -281,18 +283,19 @@ class TournamentFlow(Rounds):
             now=now)
         self.wake()
 
-    async def start_games(self, tid: int) -> None:
+    async def start_games(self, tid: int) -> int:
         """Start the games of the current round that have not started (all of them after
-        open_round; the rest after a restart between the two)."""
+        open_round; the rest after a restart between the two). Returns how many could not."""
         # one start at a time per tournament in this process: a Start press and the worker's
         # look must not both open a thread for one game
         async with self.locks.setdefault(tid, asyncio.Lock()):
-            await self._start_games(tid)
+            return await self._start_games(tid)
 
-    async def _start_games(self, tid: int) -> None:
+    async def _start_games(self, tid: int) -> int:
         t = await self.get(tid)
         if t.status not in ("running", "paused"):
-            return
+            return 0
+        failed: list[UserError] = []
         for link in await self.store.tournament_games(t.id, t.round):
             row = await self.store.get_game(link.game_id)
             if row is None or row.status != "lobby":
@@ -307,6 +310,19 @@ class TournamentFlow(Rounds):
                     seating="set by the tournament's pairing", tag=f"{label(t)}, round {t.round}: ")
             except UserError as exc:   # (another process started it; or it cannot be dealt)
                 log.warning("could not start game %s of tournament %s: %s", row.id, t.id, exc)
+                if (await self.store.get_game(row.id)).status == "lobby":
+                    failed.append(exc)
+        if failed and (t.id, t.round) not in self.warned:
+            # (else nobody would know why nothing happens: say so once, to the organiser)
+            self.warned.add((t.id, t.round))
+            await self.store.add_notices(None, [Notice("channel", t.channel_id, {
+                "content": f"⚠️ {texts.mention(str(t.organiser_id))}: **{label(t)}, round {t.round}**: "
+                           f"{texts.plural(len(failed), 'game')} could not start. {failed[0]} "
+                           f"I try again every {START_RETRY // 60} minutes; `/tournament end` ends the "
+                           "tournament instead.",
+                "mentions": [str(t.organiser_id)]})], self.clock())
+            self.wake()
+        return len(failed)
 
     async def game_ended(self, game_id: int) -> None:
         """The flow's ended hook: a game of a tournament has ended, so its round may be over."""
@@ -349,14 +365,15 @@ class TournamentFlow(Rounds):
         if t.status not in ("running", "paused"):
             await self.store.set_tournament_due(tid, None)
             return
-        await self.start_games(tid)
+        unstarted = await self.start_games(tid)
         await self.forfeit_departed(tid)
         if await self.round_open(t):
             late = t.round_ends_at is not None and t.round_ends_at <= now
             if not late:
                 # (the look a game's end asked for is taken before the games are read: a game
-                # ending from now on asks again)
-                await self.store.set_tournament_due(tid, t.round_ends_at)
+                # ending from now on asks again; games that could not start are tried again)
+                retry = now + START_RETRY if unstarted else None
+                await self.store.set_tournament_due(tid, min(filter(None, (t.round_ends_at, retry)), default=None))
             rows = [await self.store.get_game(link.game_id) for link in await self.store.tournament_games(tid, t.round)]
             if not late and any(r.status in ("lobby", "active") for r in rows):
                 return

@@ -149,8 +149,9 @@ class Rounds:
             if row.status not in ("active", "lobby"):
                 return row
             notices = await self.flow.strip_all(row.id)
-            notices.append(Notice("channel", row.thread_id or row.channel_id, {
-                "content": f"⏰ {label(t)}, round {t.round}: {why}, so this game stops here. {POLICY}"}))
+            if row.status == "active":   # (a game that never started has no thread to tell)
+                notices.append(Notice("channel", row.thread_id or row.channel_id, {
+                    "content": f"⏰ {label(t)}, round {t.round}: {why}, so this game stops here. {POLICY}"}))
             try:
                 await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
                                         events=[Event("tournament-stop", None, why)], notices=notices, timers={})
@@ -166,7 +167,7 @@ class Rounds:
         forfeit = set(link.forfeit)
         if t.format == "duplicate":
             p = link.seats[0]
-            return {p: 0.0 if p in forfeit else duplicate_scores.get(p, 0.0)}, ""
+            return {p: 0.0 if p in forfeit else duplicate_scores.get(p, 0.0)}, ("not played" if row.state is None else "")
         if row.state is None:
             scores, how = {p: 0 for p in link.seats}, "not played"
         else:
@@ -226,7 +227,7 @@ class Rounds:
                               + (" (forfeit)" if p in link.forfeit else "") for p in link.seats)
             where = f" <#{row.thread_id}>" if row.thread_id and t.format != "duplicate" else ""
             lines.append(f"- {shown}" + (f" ({how})" if how else "") + where)
-        if t.game == "pack-solitaire":
+        if t.game == "pack-solitaire" and any(r.state is not None for r in rows):   # (a deal was dealt)
             best = self.best_of_round(t, rows)
             lines.append(f"The deal's best possible score: **{best}**." if best is not None
                          else "The deal's best possible score is still being worked out: it follows here.")
@@ -276,9 +277,10 @@ class Rounds:
         does: its end waited for it). Else the solver works it out in the background pool
         (minutes on some deals: the round does not wait) and it is posted when it comes."""
         known = next((r.extras["best"] for r in rows if "best" in r.extras), None)
-        if known is not None or not rows or rows[0].state is None:
+        dealt = [r for r in rows if r.state is not None]
+        if known is not None or not dealt:
             return known
-        row, number = rows[0], t.round
+        row, number = dealt[0], t.round
 
         async def post_later() -> None:
             values = await self.flow.background_result(row, self.flow.game_of(row), self.flow.state_of(row))
