@@ -45,6 +45,29 @@ async def test_wrong_steps_are_answered_for_what_they_are(fake, tmp_path, drawn)
         assert (t.status, t.round, [e.id for e in t.active]) == ("paused", 1, [str(u) for u in users[:2]])
 
 
+async def test_standings_asked_for_in_a_game_thread_are_its_tournaments(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob")]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        first, post = await create(fake, bot, users[0], deadline="none", rounds=1)
+        await sign_up(fake, bot, first.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        [(link, row)] = await round_games(bot, first.id, 1)
+        await resign(fake, bot, row, link.seats[0])
+        await settle(bot)
+        await settle(bot)
+        second, post = await create(fake, bot, users[0], deadline="none", rounds=1)
+        await sign_up(fake, bot, second.id, post, users)
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        [(link, row)] = await round_games(bot, second.id, 1)
+        in_thread = said(await command(fake, users[1], "tournament standings", channel=row.thread_id))
+        assert f"Tournament #{second.id}: standings, round 1 in play" in in_thread
+        # elsewhere in the server: the one tournament not over
+        elsewhere = said(await command(fake, users[1], "tournament standings", channel=fake.add_channel("chat")))
+        assert f"Tournament #{second.id}: standings" in elsewhere
+
+
 async def test_each_pairing_pings_its_players_and_the_bye_and_the_end_pings_the_winner(fake, tmp_path, drawn):
     users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:

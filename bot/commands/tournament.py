@@ -143,7 +143,8 @@ class Tournaments(commands.Cog):
 
     async def resolve(self, interaction: discord.Interaction, tid: int | None, statuses) -> int:
         """The tournament meant: the `tournament:` option, else this channel's newest one
-        (of `statuses`), else the server's only one."""
+        (of `statuses`; in a thread, its channel's: a game's thread), else the server's only
+        one (or only one not over)."""
         if tid is not None:
             t = await self.flow.get(tid)
             if t.guild_id != interaction.guild_id:
@@ -154,11 +155,13 @@ class Tournaments(commands.Cog):
             # none in those states: the one there is (if any), whose own check then says why
             # not ("is not paused", "has not started yet") rather than that there is none
             found = await self.bot.store.tournaments_in(interaction.guild_id, LIVE)
-        here = [t for t in found if t.channel_id == interaction.channel_id]
+        channels = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
+        here = [t for t in found if t.channel_id in channels]
         if here:
             return here[0].id
-        if len(found) == 1:
-            return found[0].id
+        live = [t for t in found if t.status != "finished"]
+        if len(found) == 1 or len(live) == 1:
+            return (live or found)[0].id
         if not found:
             raise UserError("There is no tournament here. `/tournament create` opens one.")
         raise UserError("There are several tournaments in this server ("
