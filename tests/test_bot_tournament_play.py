@@ -41,6 +41,10 @@ async def test_wrong_steps_are_answered_for_what_they_are(fake, tmp_path, drawn)
         await command(fake, organiser, "tournament pause")
         paused_twice = await command(fake, organiser, "tournament pause")
         assert "is paused already" in said(paused_twice)
+        # Leave during the event, by one who is not playing (who left before the start):
+        # no Withdraw to confirm, just why not
+        onlooker = await press(fake, users[2], f"pp:tour:{t.id}:leave", message_id=post.id)
+        assert "You are not playing in" in said(onlooker) and not onlooker.messages[-1].custom_ids()
         t = await bot.store.get_tournament(t.id)
         assert (t.status, t.round, [e.id for e in t.active]) == ("paused", 1, [str(u) for u in users[:2]])
 

@@ -203,8 +203,9 @@ class Tournaments(commands.Cog):
             if op == "join":
                 t = await self.flow.join(tid, user.id, user.display_name)
                 said = f"You are signed up for tournament #{t.id}."
-            elif op == "leave" and (await self.flow.get(tid)).status in ("running", "paused"):
-                # withdrawing cannot be undone: asked once more, privately
+            elif op == "leave" and (t := await self.flow.get(tid)).status in ("running", "paused"):
+                # withdrawing cannot be undone: asked once more, privately (of a player only)
+                self.flow.check_playing(t, user.id)
                 await self.controller.say(
                     interaction, f"Leaving tournament #{tid} now withdraws you for good: your games in "
                     "play are forfeits and you are not paired again. Press **Withdraw** to confirm.",

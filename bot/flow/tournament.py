@@ -108,9 +108,7 @@ class TournamentFlow(Rounds):
 
     async def leave(self, tid: int, user_id: int) -> TournamentRow:
         t = await self.get(tid)
-        entrant = t.entrant(user_id)
-        if entrant is None or entrant.status != "active":
-            raise UserError(f"You are not playing in {label(t)}.")
+        self.check_playing(t, user_id)
         if t.status == "signup":
             await self.store.drop_entrant(t.id, user_id)
         elif t.status in ("running", "paused"):
@@ -118,6 +116,12 @@ class TournamentFlow(Rounds):
         else:
             raise UserError(f"{label(t)} is over.")
         return await self.get(tid)
+
+    @staticmethod
+    def check_playing(t: TournamentRow, user_id: int) -> None:
+        entrant = t.entrant(user_id)
+        if entrant is None or entrant.status != "active":
+            raise UserError(f"You are not playing in {label(t)}.")
 
     @staticmethod
     def check_organiser(t: TournamentRow, user_id: int, moderator: bool) -> None:
