@@ -72,6 +72,21 @@ async def test_standings_asked_for_in_a_game_thread_are_its_tournaments(fake, tm
         assert f"Tournament #{second.id}: standings" in elsewhere
 
 
+async def test_bad_options_are_refused_and_make_nothing(fake, tmp_path, drawn):
+    organiser = fake.add_user("org")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        for options, why in (({"game": "pack-solitaire", "options": "tiles=1"}, "would fix the deals"),
+                             ({"game": "relativity", "options": "layouts=x"}, "would fix the deals"),
+                             ({"game": "pack-solitaire", "options": "colour=red"}, "Those options do not work"),
+                             ({"game": "global-warming", "format": "swiss"}, "played as tables"),
+                             # a BYOP1 game of several deals would be scored on its last deal alone
+                             ({"game": "byop1", "options": "rounds=3"}, "each round is one deal")):
+            refused = await command(fake, organiser, "tournament create", options)
+            assert why in said(refused), (options, said(refused))
+        assert await bot.store.tournaments_in(int(fake.guild_id), ("signup",)) == []
+        assert not fake.messages(fake.channel_id)
+
+
 async def test_each_pairing_pings_its_players_and_the_bye_and_the_end_pings_the_winner(fake, tmp_path, drawn):
     users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:

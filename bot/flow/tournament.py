@@ -72,6 +72,9 @@ class TournamentFlow(Rounds):
         fixed = sorted((set(g.secret_options) | (DEAL_OPTIONS if fmt == "duplicate" else set())) & set(options))
         if fixed:
             raise UserError(f"`{'`, `'.join(fixed)}` would fix the deals, which the tournament draws itself.")
+        if fmt == "duplicate" and "rounds" in options:   # (its scoring reads one deal a game)
+            raise UserError("In a duplicate tournament each round is one deal: set the number of deals "
+                            "with the tournament's own `rounds:`, not in `options`.")
         seats = 1 if fmt == "duplicate" else g.min_players
         try:
             g.new_game([f"seat{i}" for i in range(seats)], seed=0, options=options)
