@@ -107,6 +107,24 @@ async def test_each_pairing_pings_its_players_and_the_bye_and_the_end_pings_the_
         assert pinged_by(end) == {link.seats[0], str(r1["bye"])}
 
 
+async def test_a_player_removed_by_the_organiser_is_pinged_and_one_who_withdraws_is_not(fake, tmp_path, drawn):
+    users = [fake.add_user(n) for n in ("ann", "bob", "cy", "dee")]
+    organiser = fake.add_user("org")
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, organiser, format="swiss", rounds=2, deadline="none")
+        await sign_up(fake, bot, t.id, post, users)
+        await command(fake, organiser, "tournament start")
+        await settle(bot)
+        removed = await command(fake, organiser, "tournament remove", {"player": users[1]})
+        assert "is out of" in said(removed)
+        asked = await press(fake, users[2], f"pp:tour:{t.id}:leave", message_id=post.id)
+        await press(fake, users[2], f"pp:tour:{t.id}:withdraw", message_id=asked.messages[-1].id)
+        await settle(bot)
+        [out] = [r for r in fake.all_payloads if r.contains("was removed from **")]
+        [gone] = [r for r in fake.all_payloads if r.contains("has withdrawn from **")]
+        assert pinged_by(out) == {str(users[1])} and pinged_by(gone) == set()
+
+
 async def test_standings_asked_for_during_a_round_say_which_rounds_they_count(fake, tmp_path, drawn):
     users = [fake.add_user(n) for n in ("ann", "bob")]
     async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:

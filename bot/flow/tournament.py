@@ -211,10 +211,13 @@ class TournamentFlow(Rounds):
         forfeited (said in each game's thread and in the channel) and the round waits not on them."""
         name = texts.display(t.names[str(user_id)])
         verb = "has withdrawn from" if status == "withdrawn" else "was removed from"
+        # (one removed is told, pinged: they did not ask for it)
+        who = f"**{name}**" if status == "withdrawn" else f"**{name}** ({texts.mention(str(user_id))})"
         if not await self.store.set_entrant_status(t.id, user_id, status, now=self.clock(), notices=[
-                Notice("channel", t.channel_id, {"content": f"🏳️ **{name}** {verb} **{label(t)}**: "
+                Notice("channel", t.channel_id, {"content": f"🏳️ {who} {verb} **{label(t)}**: "
                                                             "any game of theirs in play is forfeited, and "
-                                                            "they are not paired again."})]):
+                                                            "they are not paired again.",
+                                                 "mentions": [str(user_id)] if status == "removed" else []})]):
             raise UserError(f"{texts.mention(str(user_id))} is not playing in {label(t)}.")
         await self.forfeit_departed(t.id)
         await self.store.set_tournament_due(t.id, self.clock())   # (and again, as the round may close)
