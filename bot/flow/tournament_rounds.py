@@ -251,10 +251,12 @@ class Rounds:
 
     def winners_notice(self, t: TournamentRow, table: list) -> Notice:
         winners = [s.entrant for s in table if s.place == 1]
+        pings = [texts.mention(p) for p in winners]
         return Notice("channel", t.channel_id, {
             "content": f"🏆 **{label(t)}** is over. "
                        + ("The winner: " if len(winners) == 1 else "Sharing first place: ")
-                       + " and ".join(texts.mention(p) for p in winners) + "! Congratulations.",
+                       + (", ".join(pings[:-1]) + " and " if len(pings) > 1 else "") + pings[-1]
+                       + "! Congratulations.",
             "mentions": winners})
 
     async def finish(self, t: TournamentRow, why: str) -> None:
