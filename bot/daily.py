@@ -29,7 +29,7 @@ import engine
 
 from . import texts
 from .errors import UserError
-from .flow.tournament_rounds import check_may_see as tournament_may_see
+from .flow.tournament_rounds import check_may_see as tournament_may_see, check_may_share as tournament_may_share
 from .storage import GameRow, Notice
 from .ui.byop1 import clock
 
@@ -286,6 +286,7 @@ async def check_may_see(store, row: GameRow, user_id: int) -> None:
 
 async def check_may_share(store, row: GameRow, now: float) -> None:
     """Nor may its player post its moves for everyone while others can still play that deal."""
+    await tournament_may_share(store, row)   # (nor a duplicate tournament's, its round open)
     daily = await store.daily_of_game(row.id)
     if daily is not None and daily["day"] == utc_day(now):
         raise UserError(f"Game #{row.id} is today's daily puzzle: its record would give the deal away "

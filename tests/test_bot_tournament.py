@@ -80,7 +80,7 @@ async def test_a_small_swiss_from_sign_up_to_the_winner(fake, tmp_path, drawn):
         assert t.status == "finished"
         final = [text for text in channel_texts(fake) if "is over. The winner" in text]
         champion = games2[0][0].seats[0]
-        assert len(final) == 1 and f"**{names[users.index(champion)]}**" in final[0]
+        assert len(final) == 1 and f"<@{champion}>" in final[0]
 
 
 def points_by_hand(results: list[tuple[list[str], str | None]], byes: list[str]) -> dict[str, float]:

@@ -28,6 +28,7 @@ FORMAT_CHOICES = [app_commands.Choice(name=label, value=value) for value, label 
     ("swiss", "Swiss (Relativity, Galaxies)"), ("round-robin", "round robin (Relativity, Galaxies)"),
     ("tables", "tables of 3-4 (Global Warming)"), ("duplicate", "duplicate (Pack Solitaire, BYOP1)"))]
 assert {c.value for c in FORMAT_CHOICES} == set(pairing.FORMATS)
+LIVE = ("signup", "running", "paused", "finished")   # (not called off)
 ROUND_DEADLINE_CHOICES = [app_commands.Choice(name=("no round deadline" if key == "none"
                                                     else f"{key[:-1]} days per round"), value=key)
                           for key in ROUND_DEADLINES]
@@ -142,20 +143,27 @@ class Tournaments(commands.Cog):
 
     async def resolve(self, interaction: discord.Interaction, tid: int | None, statuses) -> int:
         """The tournament meant: the `tournament:` option, else this channel's newest one
-        (of `statuses`), else the server's only one."""
+        (of `statuses`; in a thread, its channel's: a game's thread), else the server's only
+        one (or only one not over)."""
         if tid is not None:
             t = await self.flow.get(tid)
             if t.guild_id != interaction.guild_id:
                 raise UserError(f"Tournament #{tid} is in another server.")
             return t.id
         found = await self.bot.store.tournaments_in(interaction.guild_id, statuses)
-        here = [t for t in found if t.channel_id == interaction.channel_id]
+        if not found:
+            # none in those states: the one there is (if any), whose own check then says why
+            # not ("is not paused", "has not started yet") rather than that there is none
+            found = await self.bot.store.tournaments_in(interaction.guild_id, LIVE)
+        channels = {interaction.channel_id, getattr(interaction.channel, "parent_id", None)}
+        here = [t for t in found if t.channel_id in channels]
         if here:
             return here[0].id
-        if len(found) == 1:
-            return found[0].id
+        live = [t for t in found if t.status != "finished"]
+        if len(found) == 1 or len(live) == 1:
+            return (live or found)[0].id
         if not found:
-            raise UserError("There is no such tournament here. `/tournament create` opens one.")
+            raise UserError("There is no tournament here. `/tournament create` opens one.")
         raise UserError("There are several tournaments in this server ("
                         + ", ".join(f"#{t.id}" for t in found[:10]) + "): say which with `tournament:`.")
 
@@ -195,8 +203,9 @@ class Tournaments(commands.Cog):
             if op == "join":
                 t = await self.flow.join(tid, user.id, user.display_name)
                 said = f"You are signed up for tournament #{t.id}."
-            elif op == "leave" and (await self.flow.get(tid)).status in ("running", "paused"):
-                # withdrawing cannot be undone: asked once more, privately
+            elif op == "leave" and (t := await self.flow.get(tid)).status in ("running", "paused"):
+                # withdrawing cannot be undone: asked once more, privately (of a player only)
+                self.flow.check_playing(t, user.id)
                 await self.controller.say(
                     interaction, f"Leaving tournament #{tid} now withdraws you for good: your games in "
                     "play are forfeits and you are not paired again. Press **Withdraw** to confirm.",

@@ -35,6 +35,7 @@ from .tournament_rounds import (DEAL_OPTIONS, FORMAT_NAMES, MIN_ENTRANTS, ROUND_
                                 label, round_seed)
 
 log = logging.getLogger("bot.tournaments")
+START_RETRY = 600   # seconds between tries to start a round's games that could not start
 
 
 class TournamentFlow(Rounds):
@@ -47,6 +48,7 @@ class TournamentFlow(Rounds):
         self.create_thread = create_thread
         self.wake: Callable[[], None] = lambda: None
         self.locks: dict[int, asyncio.Lock] = {}
+        self.warned: set[tuple[int, int]] = set()   # (tournament, round) whose games could not start, said
         # async (tournament id) after its timed work ran: the sign-up post shows the news
         self.changed: Callable[[int], Awaitable[None]] | None = None
 
@@ -70,6 +72,9 @@ class TournamentFlow(Rounds):
         fixed = sorted((set(g.secret_options) | (DEAL_OPTIONS if fmt == "duplicate" else set())) & set(options))
         if fixed:
             raise UserError(f"`{'`, `'.join(fixed)}` would fix the deals, which the tournament draws itself.")
+        if fmt == "duplicate" and "rounds" in options:   # (its scoring reads one deal a game)
+            raise UserError("In a duplicate tournament each round is one deal: set the number of deals "
+                            "with the tournament's own `rounds:`, not in `options`.")
         seats = 1 if fmt == "duplicate" else g.min_players
         try:
             g.new_game([f"seat{i}" for i in range(seats)], seed=0, options=options)
@@ -106,9 +111,7 @@ class TournamentFlow(Rounds):
 
     async def leave(self, tid: int, user_id: int) -> TournamentRow:
         t = await self.get(tid)
-        entrant = t.entrant(user_id)
-        if entrant is None or entrant.status != "active":
-            raise UserError(f"You are not playing in {label(t)}.")
+        self.check_playing(t, user_id)
         if t.status == "signup":
             await self.store.drop_entrant(t.id, user_id)
         elif t.status in ("running", "paused"):
@@ -116,6 +119,12 @@ class TournamentFlow(Rounds):
         else:
             raise UserError(f"{label(t)} is over.")
         return await self.get(tid)
+
+    @staticmethod
+    def check_playing(t: TournamentRow, user_id: int) -> None:
+        entrant = t.entrant(user_id)
+        if entrant is None or entrant.status != "active":
+            raise UserError(f"You are not playing in {label(t)}.")
 
     @staticmethod
     def check_organiser(t: TournamentRow, user_id: int, moderator: bool) -> None:
@@ -202,10 +211,13 @@ class TournamentFlow(Rounds):
         forfeited (said in each game's thread and in the channel) and the round waits not on them."""
         name = texts.display(t.names[str(user_id)])
         verb = "has withdrawn from" if status == "withdrawn" else "was removed from"
+        # (one removed is told, pinged: they did not ask for it)
+        who = f"**{name}**" if status == "withdrawn" else f"**{name}** ({texts.mention(str(user_id))})"
         if not await self.store.set_entrant_status(t.id, user_id, status, now=self.clock(), notices=[
-                Notice("channel", t.channel_id, {"content": f"🏳️ **{name}** {verb} **{label(t)}**: "
+                Notice("channel", t.channel_id, {"content": f"🏳️ {who} {verb} **{label(t)}**: "
                                                             "any game of theirs in play is forfeited, and "
-                                                            "they are not paired again."})]):
+                                                            "they are not paired again.",
+                                                 "mentions": [str(user_id)] if status == "removed" else []})]):
             raise UserError(f"{texts.mention(str(user_id))} is not playing in {label(t)}.")
         await self.forfeit_departed(t.id)
         await self.store.set_tournament_due(t.id, self.clock())   # (and again, as the round may close)
@@ -254,14 +266,14 @@ class TournamentFlow(Rounds):
         rounds = (changes or {}).get("rounds", t.rounds)
         lines = [f"🎲 **{label(t)}, round {number} of {rounds}** is paired"
                  + (f"; it ends {texts.timestamp(ends)} at the latest." if ends else ".")]
+        # (mentions: the pairing is how its players learn that their games have begun)
         for n, table in enumerate(paired.tables, 1):
-            who = " vs ".join(f"**{texts.display(names[p])}**" for p in table.seats)
-            lines.append(f"Table {n}: {who}" if t.format != "duplicate" else f"- {who}")
+            lines.append(f"Table {n}: " + " vs ".join(texts.mention(p) for p in table.seats))
         if t.format == "duplicate":
-            lines[1:] = [f"Everyone plays the same deal, each in a private thread: "
-                         f"{texts.name_list([tb.seats[0] for tb in paired.tables], names)}."]
+            lines[1:] = ["Everyone plays the same deal, each in a private thread: "
+                         + ", ".join(texts.mention(tb.seats[0]) for tb in paired.tables) + "."]
         if paired.bye:
-            lines.append(f"Bye: **{texts.display(names[paired.bye])}**"
+            lines.append(f"Bye: {texts.mention(paired.bye)}"
                          + (" (a win)." if t.format == "swiss" else " (sits this round out)."))
         forfeits = [{"seats": list(tb.seats), "gone": [p for p in tb.seats if p in gone]}
                     for tb in paired.forfeits]
@@ -276,22 +288,24 @@ class TournamentFlow(Rounds):
             # the round's deadline)
             changes={**(changes or {}), "round": number, "round_ends_at": ends, "due_at": now},
             notices=[Notice("channel", t.channel_id, {"content": texts.clip("\n".join(lines)),
-                                                      "mentions": [p for tb in paired.tables for p in tb.seats]})],
+                                                      "mentions": [p for tb in paired.tables for p in tb.seats]
+                                                                  + ([paired.bye] if paired.bye else [])})],
             now=now)
         self.wake()
 
-    async def start_games(self, tid: int) -> None:
+    async def start_games(self, tid: int) -> int:
         """Start the games of the current round that have not started (all of them after
-        open_round; the rest after a restart between the two)."""
+        open_round; the rest after a restart between the two). Returns how many could not."""
         # one start at a time per tournament in this process: a Start press and the worker's
         # look must not both open a thread for one game
         async with self.locks.setdefault(tid, asyncio.Lock()):
-            await self._start_games(tid)
+            return await self._start_games(tid)
 
-    async def _start_games(self, tid: int) -> None:
+    async def _start_games(self, tid: int) -> int:
         t = await self.get(tid)
         if t.status not in ("running", "paused"):
-            return
+            return 0
+        failed: list[UserError] = []
         for link in await self.store.tournament_games(t.id, t.round):
             row = await self.store.get_game(link.game_id)
             if row is None or row.status != "lobby":
@@ -306,6 +320,19 @@ class TournamentFlow(Rounds):
                     seating="set by the tournament's pairing", tag=f"{label(t)}, round {t.round}: ")
             except UserError as exc:   # (another process started it; or it cannot be dealt)
                 log.warning("could not start game %s of tournament %s: %s", row.id, t.id, exc)
+                if (await self.store.get_game(row.id)).status == "lobby":
+                    failed.append(exc)
+        if failed and (t.id, t.round) not in self.warned:
+            # (else nobody would know why nothing happens: say so once, to the organiser)
+            self.warned.add((t.id, t.round))
+            await self.store.add_notices(None, [Notice("channel", t.channel_id, {
+                "content": f"⚠️ {texts.mention(str(t.organiser_id))}: **{label(t)}, round {t.round}**: "
+                           f"{texts.plural(len(failed), 'game')} could not start. {failed[0]} "
+                           f"I try again every {START_RETRY // 60} minutes; `/tournament end` ends the "
+                           "tournament instead.",
+                "mentions": [str(t.organiser_id)]})], self.clock())
+            self.wake()
+        return len(failed)
 
     async def game_ended(self, game_id: int) -> None:
         """The flow's ended hook: a game of a tournament has ended, so its round may be over."""
@@ -348,14 +375,15 @@ class TournamentFlow(Rounds):
         if t.status not in ("running", "paused"):
             await self.store.set_tournament_due(tid, None)
             return
-        await self.start_games(tid)
+        unstarted = await self.start_games(tid)
         await self.forfeit_departed(tid)
         if await self.round_open(t):
             late = t.round_ends_at is not None and t.round_ends_at <= now
             if not late:
                 # (the look a game's end asked for is taken before the games are read: a game
-                # ending from now on asks again)
-                await self.store.set_tournament_due(tid, t.round_ends_at)
+                # ending from now on asks again; games that could not start are tried again)
+                retry = now + START_RETRY if unstarted else None
+                await self.store.set_tournament_due(tid, min(filter(None, (t.round_ends_at, retry)), default=None))
             rows = [await self.store.get_game(link.game_id) for link in await self.store.tournament_games(tid, t.round)]
             if not late and any(r.status in ("lobby", "active") for r in rows):
                 return

@@ -149,8 +149,9 @@ class Rounds:
             if row.status not in ("active", "lobby"):
                 return row
             notices = await self.flow.strip_all(row.id)
-            notices.append(Notice("channel", row.thread_id or row.channel_id, {
-                "content": f"⏰ {label(t)}, round {t.round}: {why}, so this game stops here. {POLICY}"}))
+            if row.status == "active":   # (a game that never started has no thread to tell)
+                notices.append(Notice("channel", row.thread_id or row.channel_id, {
+                    "content": f"⏰ {label(t)}, round {t.round}: {why}, so this game stops here. {POLICY}"}))
             try:
                 await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
                                         events=[Event("tournament-stop", None, why)], notices=notices, timers={})
@@ -166,7 +167,7 @@ class Rounds:
         forfeit = set(link.forfeit)
         if t.format == "duplicate":
             p = link.seats[0]
-            return {p: 0.0 if p in forfeit else duplicate_scores.get(p, 0.0)}, ""
+            return {p: 0.0 if p in forfeit else duplicate_scores.get(p, 0.0)}, ("not played" if row.state is None else "")
         if row.state is None:
             scores, how = {p: 0 for p in link.seats}, "not played"
         else:
@@ -226,7 +227,7 @@ class Rounds:
                               + (" (forfeit)" if p in link.forfeit else "") for p in link.seats)
             where = f" <#{row.thread_id}>" if row.thread_id and t.format != "duplicate" else ""
             lines.append(f"- {shown}" + (f" ({how})" if how else "") + where)
-        if t.game == "pack-solitaire":
+        if t.game == "pack-solitaire" and any(r.state is not None for r in rows):   # (a deal was dealt)
             best = self.best_of_round(t, rows)
             lines.append(f"The deal's best possible score: **{best}**." if best is not None
                          else "The deal's best possible score is still being worked out: it follows here.")
@@ -250,10 +251,12 @@ class Rounds:
 
     def winners_notice(self, t: TournamentRow, table: list) -> Notice:
         winners = [s.entrant for s in table if s.place == 1]
+        pings = [texts.mention(p) for p in winners]
         return Notice("channel", t.channel_id, {
             "content": f"🏆 **{label(t)}** is over. "
                        + ("The winner: " if len(winners) == 1 else "Sharing first place: ")
-                       + texts.name_list(winners, t.names) + "! Congratulations.",
+                       + (", ".join(pings[:-1]) + " and " if len(pings) > 1 else "") + pings[-1]
+                       + "! Congratulations.",
             "mentions": winners})
 
     async def finish(self, t: TournamentRow, why: str) -> None:
@@ -276,9 +279,10 @@ class Rounds:
         does: its end waited for it). Else the solver works it out in the background pool
         (minutes on some deals: the round does not wait) and it is posted when it comes."""
         known = next((r.extras["best"] for r in rows if "best" in r.extras), None)
-        if known is not None or not rows or rows[0].state is None:
+        dealt = [r for r in rows if r.state is not None]
+        if known is not None or not dealt:
             return known
-        row, number = rows[0], t.round
+        row, number = dealt[0], t.round
 
         async def post_later() -> None:
             values = await self.flow.background_result(row, self.flow.game_of(row), self.flow.state_of(row))
@@ -301,8 +305,12 @@ class Rounds:
         """The standings post: text and image (`closing`: the round being closed, whose deal's
         best score may now be said)."""
         names = t.names
+        in_play = closing is None and t.status in ("running", "paused") and await self.round_open(t)
         title = (f"{label(t)}: final standings" if final or t.status == "finished"
-                 else f"{label(t)}: standings after round {t.round}")
+                 else f"{label(t)}: standings after round {t.round}" if not in_play
+                 # (asked for while a round is played: its games do not count yet)
+                 else f"{label(t)}: standings after round {t.round - 1}, round {t.round} in play" if t.round > 1
+                 else f"{label(t)}: standings, round 1 in play")
         columns, rows = ranking.standings_table(t.format, table, names)
         note = await self.best_note(t, closing)
         text = ranking.standings_text(t.format, table, names, limit=texts.MESSAGE_LIMIT - 100, note=note)
@@ -332,17 +340,35 @@ class Rounds:
         return t, notice.payload["content"], notice.payload["board"]
 
 
+async def open_deal_of(store, row: GameRow) -> TournamentRow | None:
+    """The duplicate tournament whose round still being played deals this game, if any: its
+    deal is everyone's in that round, so it is shown to nobody else until the round closes."""
+    link = await store.tournament_of_game(row.id)
+    if link is None:
+        return None
+    t = await store.get_tournament(link[0])
+    if t is not None and t.format == "duplicate" and t.round == link[1] and t.status in ("running", "paused"):
+        rounds = await store.rounds_of(t.id)
+        if rounds and not rounds[-1]["closed"]:
+            return t
+    return None
+
+
 async def check_may_see(store, row: GameRow, user_id: int) -> None:
     """A duplicate tournament's game is its player's own until its round closes: another
     entrant would see the deal they are playing too."""
     if row.seat_of(user_id):
         return
-    link = await store.tournament_of_game(row.id)
-    if link is None:
-        return
-    t = await store.get_tournament(link[0])
-    if t is not None and t.format == "duplicate" and t.round == link[1] and t.status in ("running", "paused"):
-        rounds = await store.rounds_of(t.id)
-        if rounds and not rounds[-1]["closed"]:
-            raise UserError(f"Game #{row.id} is a deal of {label(t)} still being played: it is shown "
-                            "once the round is over.")
+    t = await open_deal_of(store, row)
+    if t is not None:
+        raise UserError(f"Game #{row.id} is a deal of {label(t)} still being played: it is shown "
+                        "once the round is over.")
+
+
+async def check_may_share(store, row: GameRow) -> None:
+    """Nor may its own player post it for everyone before the round closes."""
+    t = await open_deal_of(store, row)
+    if t is not None:
+        raise UserError(f"Game #{row.id} is a deal of {label(t)} that others are still playing: its "
+                        "record would give the deal away. Without `share` it is shown to you alone; "
+                        "once the round is over it may be shared.")
