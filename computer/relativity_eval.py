@@ -45,6 +45,10 @@ for _m in MOLECULE_MASKS:
         if _m & BIT[_i]:
             COMPLETION[_m ^ BIT[_i]] = COMPLETION.get(_m ^ BIT[_i], 0) | BIT[_i]
 SPACE_MASK = tuple(_mask(p) for p in SPACE_PARTNERS)
+# Cells within two Space swaps of each cell: a coin there is one swap from being a neighbour.
+SPACE2_MASK = tuple(_mask({k for j in SPACE_PARTNERS[i] for k in SPACE_PARTNERS[j]} - {i})
+                    for i in range(len(CELLS)))
+TWO_AWAY = {v: (VALUES[(i + 2) % 6], VALUES[(i - 2) % 6]) for i, v in enumerate(VALUES)}
 SPACE_PAIRS = tuple((i, j) for i in range(len(CELLS)) for j in SPACE_PARTNERS[i] if j > i)
 
 
@@ -218,6 +222,26 @@ class Position:
                     break
         return found
 
+    def prepared(self, role) -> int:
+        """Unclaimed values `role` could make a threat of (a molecule one swap away) with one
+        swap: three coins in place and the fourth, or the cell to fill, one step off."""
+        count = 0
+        masks = self.masks
+        for value in VALUES:
+            if self.claimed[value]:
+                continue
+            finishers = FINISHERS[masks[value]]
+            if not finishers:
+                continue
+            if role == "time":
+                far, near = TWO_AWAY[value]
+                reach = masks[far] | masks[near] | masks[NEXT[value]] | masks[PREV[value]]
+                if any(targets & reach for _, targets in finishers):
+                    count += 1
+            elif any(targets & SPACE2_MASK[moving] for moving, targets in finishers):
+                count += 1
+        return count
+
     def near(self) -> int:
         """Unclaimed values with three coins in place of a molecule (one coin to bring)."""
         return sum(1 for v in VALUES if not self.claimed[v] and FINISHERS[self.masks[v]])
@@ -236,7 +260,7 @@ WIN = 100_000
 TROPHY = 100
 
 DEFAULT_WEIGHTS = {"my_threat": 85, "extra_threat": 10, "their_threat": 20, "their_double": 70,
-                   "together": 6, "near": 5}
+                   "together": 6, "near": 5, "prepared": 35, "their_prepared": 35}
 
 
 def evaluate(pos: Position, weights, root: int) -> float:
@@ -262,5 +286,12 @@ def evaluate(pos: Position, weights, root: int) -> float:
             score -= weights["their_double"]
         elif theirs:
             score -= weights["their_threat"]
+    if weights["prepared"] or weights["their_prepared"]:
+        # (the root player's own preparation weighs more: its plan, as below)
+        mine_w, theirs_w = (weights["prepared"], weights["their_prepared"]) if me == root else \
+            (weights["their_prepared"], weights["prepared"])
+        score += mine_w * pos.prepared(pos.role) - theirs_w * pos.prepared(other_role)
+    if not (weights["together"] or weights["near"]):
+        return score
     plan = weights["together"] * pos.togetherness() + weights["near"] * pos.progress()
     return score + (plan if me == root else -plan)

@@ -314,6 +314,20 @@ def test_relativity_players_are_deterministic_for_a_seed():
     assert len(answers) == 1
 
 
+def test_relativity_strong_knows_the_positions_met_in_the_round():
+    state = RELATIVITY.new_game(["ann", "bob"], seed=4)
+    chooser = Rng(4)
+    met = []
+    for _ in range(12):
+        seat = RELATIVITY.to_act(state)[0]
+        met.append((state["data"]["coins"], state["data"]["turn"]))
+        state = RELATIVITY.apply(state, seat, chooser.choice(RELATIVITY.legal_actions(state, seat)))
+    assert RELATIVITY.scores(state) == {"ann": 0, "bob": 0}
+    view = RELATIVITY.view(state, RELATIVITY.to_act(state)[0])
+    now = (state["data"]["coins"], state["data"]["turn"])
+    assert crel.seen_in_round(view) == set(met) | {now}
+
+
 def test_the_default_draw_judgement_declines_and_never_offers():
     view = GALAXIES.view(GALAXIES.new_game(["ann", "bob"], seed=1), "ann")
     player = computer.get_player("byop1", "easy", 1)
