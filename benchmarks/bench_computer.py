@@ -33,7 +33,7 @@ from engine.core import Rng  # noqa: E402
 
 DECISION_P95_S = 2.0
 STALL_PLIES = 100          # Relativity: plies in a row without a trophy that count as stalling
-MAX_PLIES = {"relativity": 300}   # a game still running then counts as a draw
+MAX_PLIES = {"relativity": 400}   # a game still running then counts as a draw
 # Table sizes benchmarked per game (default: two players); the target of strong vs baseline.
 TABLES = {"global-warming": (2, 4)}
 TARGET_VS_BASELINE = {2: 0.80, 4: 0.45}
