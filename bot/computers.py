@@ -6,9 +6,10 @@ computer, -(10 * n + 2) the n-th strong one. Its name says it is a computer ("Co
 (strong)"). It gets no DMs, no pings and no reminders; the flow asks it to move through a
 stored timer (see GameFlow.fire), so a restart while it is to move loses nothing.
 
-`Thinker` runs `computer.get_player(...).choose(view)` (and its judgement of draws) where it cannot stall the bot: a worker
-process by default (the players are CPU-bound pure Python: a thread would hold the GIL), a
-thread in tests. It only ever gets the view of the computer's own seat.
+`Thinker` runs `computer.get_player(...).choose(view)` (and its judgement of draws) where it
+cannot stall the bot: a worker process by default (the players are CPU-bound pure Python: a
+thread would hold the GIL), a thread in tests. It only ever gets the view of the computer's own
+seat.
 """
 
 from __future__ import annotations
