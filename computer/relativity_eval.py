@@ -260,7 +260,7 @@ WIN = 100_000
 TROPHY = 100
 
 DEFAULT_WEIGHTS = {"my_threat": 85, "extra_threat": 10, "their_threat": 20, "their_double": 70,
-                   "together": 6, "near": 5, "prepared": 45, "their_prepared": 20}
+                   "together": 6, "near": 5, "prepared": 35, "their_prepared": 35}
 
 
 def evaluate(pos: Position, weights, root: int) -> float:
