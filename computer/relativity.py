@@ -7,8 +7,9 @@ easy:   takes a molecule when one swap makes it, and otherwise mostly makes a sw
 strong: alpha-beta search with iterative deepening, a transposition table and move ordering
         over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
         counts trophies, the molecules each side could complete with one swap, double threats,
-        and its own molecules in the making (its plan); positions met before in the round count
-        as a little worse than even for it, so it does not shuffle. The search is bounded by a
+        the values each side's role is one swap from threatening, and its own molecules in the
+        making (its plan, weighed more the longer no trophy is taken); positions met before in
+        the round count as a little worse than even for it, so it does not shuffle. The search is bounded by a
         node count, not a clock: deterministic, and well under a second a decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
