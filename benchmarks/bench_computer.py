@@ -1,21 +1,19 @@
-"""Computer players' strength and thinking time: win rates with 95% Wilson intervals.
+"""Computer players' strength and thinking time against the simple baseline players (issue 24).
 
-    python benchmarks/bench_computer.py [--games N] [--only relativity,global-warming,galaxies]
+    python benchmarks/bench_computer.py [--games N] [--only relativity,...] [--quick]
 
-Matches (seats alternate, so each side plays first in half the games):
-    Relativity       strong vs uniformly random    target: strong wins >= 95%
-    Relativity       strong vs easy                target: strong wins >= 70%
-    Galaxies         strong vs uniformly random    target: strong wins >= 95% (a tie is no win)
-    Global Warming   strong vs three random (4p)   target: strong wins >= 50% (fair share 25%)
-Each computer decision is timed (target: every one within 2 s on the project's 2-core
-machine); the script prints the max and the 95th percentile. One process, seeded: the same
-arguments give the same games. A "random" player picks uniformly among the legal actions.
-
-Figures on the project's shared 2-core machine (2026-11-24, one process):
-    Relativity strong vs random   100/100  100.0%  CI [96.3, 100]  p95 219 ms, max 646 ms
-    Relativity strong vs easy     100/100  100.0%  CI [96.3, 100]  p95 139 ms, max 417 ms
-    Galaxies strong vs random     299/300   99.7%  CI [98.1, 99.9] p95 103 ms, max 437 ms
-    Global Warming 4p vs 3 random 184/300   61.3%  CI [55.7, 66.7] p95  58 ms, max 119 ms
+For every game with a baseline player in benchmarks/baselines/<module>.py (a two-ply search in
+Relativity, a small Monte Carlo over die faces in Global Warming, greedy targets in Galaxies,
+each deciding from its own seat's view only), on the same deals with the seats rotated (each
+deal is played once per seat, so every side sits everywhere):
+    strong vs baseline    target: strong wins >= 80% of decisive games (45% of all at four
+                          players in Global Warming, where a fair share is 25%)
+    easy vs baseline      (no target: easy is meant to be beatable)
+    easy vs random        target: easy wins most games (> 50%)
+In Relativity also the share of games with 100 plies in a row without a trophy (target < 10%).
+A game still running after the cap of plies counts as a draw. Every decision is timed: p50,
+p95 and max per level (target: p95 <= 2 s of one core). One process, seeded: the same
+arguments play the same games. "random" picks uniformly among the legal actions.
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ import argparse
 import math
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -32,7 +31,13 @@ import computer  # noqa: E402
 import engine  # noqa: E402
 from engine.core import Rng  # noqa: E402
 
-DECISION_LIMIT_S = 2.0
+DECISION_P95_S = 2.0
+STALL_PLIES = 100          # Relativity: plies in a row without a trophy that count as stalling
+MAX_PLIES = {"relativity": 400}   # a game still running then counts as a draw
+# Table sizes benchmarked per game (default: two players); the target of strong vs baseline.
+TABLES = {"global-warming": (2, 4)}
+TARGET_VS_BASELINE = {2: 0.80, 4: 0.45}
+NAMES = ["ann", "bob", "cat", "dan"]
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -44,88 +49,133 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(name: str, seats: dict, seed: int, times: list[float], max_moves: int = 20000):
-    """One game; seats {player: computer player or None (random)}. Returns the outcome."""
+def baseline_for(name: str):
+    """The game's baseline factory `baseline(seed)`, or None."""
+    try:
+        return import_module(f"benchmarks.baselines.{name.replace('-', '_')}").baseline
+    except ModuleNotFoundError:
+        return None
+
+
+class Seat:
+    """A seat's decider: a computer player, a baseline, or None (uniformly random)."""
+
+    def __init__(self, label: str, player):
+        self.label, self.player = label, player
+
+
+def play(name: str, seats: dict[str, Seat], seed: int, times: dict[str, list[float]]):
+    """One game. Returns (outcome or None at the cap, longest run of plies without a change of
+    score)."""
     game = engine.get_game(name)
     state = game.new_game(list(seats), seed=seed)
     chooser = Rng(seed * 7919 + 3)
-    for _ in range(max_moves):
+    scores, still, longest = game.scores(state), 0, 0
+    for _ in range(MAX_PLIES.get(name, 20000)):
         if game.outcome(state) is not None:
-            return game.outcome(state)
+            return game.outcome(state), longest
         awaited = game.awaited(state)
-        seat = awaited[0] if awaited else game.to_act(state)[0]
-        player = seats[seat]
-        if player is None:
-            action = str(chooser.choice(game.legal_actions(state, seat)))
+        who = awaited[0] if awaited else game.to_act(state)[0]
+        seat = seats[who]
+        if seat.player is None:
+            action = str(chooser.choice(game.legal_actions(state, who)))
         else:
-            view = game.view(state, seat)
+            view = game.view(state, who)
             start = time.perf_counter()
-            action = player.choose(view)
-            times.append(time.perf_counter() - start)
-        state = game.apply(state, seat, action)
-    return None
+            action = seat.player.choose(view)
+            times.setdefault(seat.label, []).append(time.perf_counter() - start)
+        state = game.apply(state, who, action)
+        now = game.scores(state)
+        still = 0 if now != scores else still + 1
+        scores, longest = now, max(longest, still)
+    return game.outcome(state), longest
 
 
-def match(name: str, label: str, games: int, make_seats, target: float) -> bool:
-    """Play `games` games; make_seats(i) -> (seats, the seat whose wins count)."""
-    wins, times, unfinished = 0, [], 0
+def make(label: str, factory, seed: int) -> Seat:
+    return Seat(label, None if factory is None else factory(seed))
+
+
+def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, target, stall: bool):
+    """`deals` deals, each played n times with the hero in every seat and `other` in the rest.
+    hero/other: (label, factory or None). Prints one line; returns whether the target is met."""
+    wins = losses = draws = stalled = 0
     started = time.perf_counter()
-    for i in range(games):
-        seats, hero = make_seats(i)
-        outcome = play(name, seats, seed=1000 + i, times=times)
-        if outcome is None:
-            unfinished += 1
-        elif outcome.winners == (hero,):
-            wins += 1
-    low, high = wilson(wins, games)
-    times.sort()
-    p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
-    worst = times[-1] if times else 0.0
-    ok = wins / games >= target and worst <= DECISION_LIMIT_S
-    print(f"{label:<44} {wins:>4}/{games:<4} {100 * wins / games:5.1f}%  "
-          f"95% CI [{100 * low:5.1f}, {100 * high:5.1f}]  target {100 * target:.0f}%  "
-          f"decisions {len(times)}: p95 {1000 * p95:6.1f} ms, max {1000 * worst:6.1f} ms  "
-          f"({time.perf_counter() - started:.0f} s{', %d unfinished' % unfinished if unfinished else ''})"
-          f"  {'ok' if ok else 'BELOW TARGET'}", flush=True)
+    for d in range(deals):
+        for shift in range(n):
+            seed = 1000 + d
+            seats = {}
+            for k, p in enumerate(NAMES[:n]):
+                label, factory = hero if k == shift else other
+                seats[p] = make(label, factory, seed * 10 + k)
+            hero_name = NAMES[shift]
+            outcome, longest = play(name, seats, seed, times)
+            stalled += longest >= STALL_PLIES
+            if outcome is None or not outcome.winners:
+                draws += 1
+            elif hero_name in outcome.winners:
+                wins += 1
+            else:
+                losses += 1
+    games = deals * n
+    decisive = wins + losses
+    low, high = wilson(wins, decisive)
+    share = wins / decisive if decisive else 0.0
+    ok = target is None or share >= target
+    line = (f"  {hero[0]} vs {other[0]:<9} {wins:>4} wins {losses:>4} losses {draws:>4} draws of "
+            f"{games:<4} {100 * share:5.1f}% of decisive  95% CI [{100 * low:5.1f}, {100 * high:5.1f}]")
+    if target is not None:
+        line += f"  target >= {100 * target:.0f}% {'ok' if ok else 'BELOW TARGET'}"
+    if stall:
+        line += (f"\n    games with {STALL_PLIES} plies in a row without a trophy: {stalled}/{games}"
+                 f" ({100 * stalled / games:.0f}%)  target < 10% {'ok' if stalled < 0.1 * games else 'ABOVE TARGET'}")
+        ok = ok and stalled < 0.1 * games
+    print(f"{line}  ({time.perf_counter() - started:.0f} s)", flush=True)
     return ok
 
 
-def two_seat(name: str, hero_level: str, other_level: str | None):
-    def make(i):
-        hero = computer.get_player(name, hero_level, seed=i)
-        other = computer.get_player(name, other_level, seed=i + 500) if other_level else None
-        seats = {"north": hero, "south": other} if i % 2 == 0 else {"north": other, "south": hero}
-        return seats, "north" if i % 2 == 0 else "south"
-    return make
+def timing(times: dict[str, list[float]]) -> bool:
+    ok = True
+    for label, values in sorted(times.items()):
+        values = sorted(values)
+        if not values:
+            continue
 
-
-def four_seat_gw(i):
-    names = ["red", "black", "green", "blue"]
-    hero = names[i % 4]
-    return {p: (computer.get_player("global-warming", "strong", seed=i) if p == hero else None)
-            for p in names}, hero
+        def at(q):
+            return values[min(len(values) - 1, int(q * len(values)))]
+        within = at(0.95) <= DECISION_P95_S
+        ok = ok and (within or label == "baseline")
+        print(f"  decisions of {label:<8} {len(values):>6}: p50 {1000 * at(0.5):6.1f} ms  "
+              f"p95 {1000 * at(0.95):6.1f} ms  max {1000 * values[-1]:6.1f} ms"
+              + ("" if label == "baseline" else f"  target p95 <= {DECISION_P95_S:.0f} s "
+                 + ("ok" if within else "ABOVE TARGET")))
+    return ok
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per match")
+    parser.add_argument("--games", type=int, default=50, help="deals per match (each played once per seat)")
     parser.add_argument("--only", default="", help="comma-separated game names")
+    parser.add_argument("--quick", action="store_true", help="a few deals per match (a smoke run)")
     args = parser.parse_args()
+    deals = 3 if args.quick else args.games
     only = set(filter(None, args.only.split(",")))
-    matches = [
-        ("relativity", "Relativity: strong vs random", two_seat("relativity", "strong", None), 0.95),
-        ("relativity", "Relativity: strong vs easy", two_seat("relativity", "strong", "easy"), 0.70),
-        ("galaxies", "Galaxies: strong vs random", two_seat("galaxies", "strong", None), 0.95),
-        ("global-warming", "Global Warming (4p): strong vs 3 random", four_seat_gw, 0.50),
-    ]
     results = []
-    for name, label, make, target in matches:
-        if only and name not in only:
+    for name in computer.game_names():
+        base = baseline_for(name)
+        if base is None or (only and name not in only):
             continue
-        if name not in computer.game_names():
-            print(f"{label}: no computer player yet")
-            continue
-        results.append(match(name, label, args.games, make, target))
+
+        def level(lvl):
+            return lvl, lambda seed, lvl=lvl: computer.get_player(name, lvl, seed)
+        for n in TABLES.get(name, (2,)):
+            times: dict[str, list[float]] = {}
+            print(f"{engine.get_game(name).title}, {n} players, {deals} deals x {n} seats:", flush=True)
+            stall = name == "relativity"
+            results.append(match(name, n, level("strong"), ("baseline", base), deals, times,
+                                 TARGET_VS_BASELINE[n], stall))
+            match(name, n, level("easy"), ("baseline", base), deals, times, None, False)
+            results.append(match(name, n, level("easy"), ("random", None), deals, times, 0.5, False))
+            results.append(timing(times))
     sys.exit(0 if all(results) else 1)
 
 

@@ -6,9 +6,10 @@ computer, -(10 * n + 2) the n-th strong one. Its name says it is a computer ("Co
 (strong)"). It gets no DMs, no pings and no reminders; the flow asks it to move through a
 stored timer (see GameFlow.fire), so a restart while it is to move loses nothing.
 
-`Thinker` runs `computer.get_player(...).choose(view)` where it cannot stall the bot: a worker
-process by default (the players are CPU-bound pure Python: a thread would hold the GIL), a
-thread in tests. It only ever gets the view of the computer's own seat.
+`Thinker` runs `computer.get_player(...).choose(view)` (and its judgement of draws) where it
+cannot stall the bot: a worker process by default (the players are CPU-bound pure Python: a
+thread would hold the GIL), a thread in tests. It only ever gets the view of the computer's own
+seat.
 """
 
 from __future__ import annotations
@@ -53,13 +54,20 @@ def seed_for(game_seed: int, player: str) -> int:
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") >> 1
 
 
-def decide(game_name: str, level: str, seed: int, view: dict) -> tuple[str, float]:
-    """The computer's action for its own view, and how long to wait before playing it (BYOP1's
-    pace; 0 elsewhere). Runs in a worker."""
+def decide(game_name: str, level: str, seed: int, view: dict) -> tuple[str, float, str | None]:
+    """The computer's action for its own view, how long to wait before playing it (BYOP1's
+    pace; 0 elsewhere), and, when it offers a draw after this move, what it says (else None).
+    Runs in a worker."""
     player = computer.get_player(game_name, level, seed)
     action = player.choose(view)
     delay = getattr(player, "delay", None)
-    return action, (float(delay(action)) if delay else 0.0)
+    offer = player.draw_reason(view) if player.offers_draw(view) else None
+    return action, (float(delay(action)) if delay else 0.0), offer
+
+
+def answer_draw(game_name: str, level: str, seed: int, view: dict) -> tuple[bool, str]:
+    """Whether the computer accepts the draw offered, and why (in players' words). In a worker."""
+    return computer.get_player(game_name, level, seed).answer_draw(view)
 
 
 class Thinker(WorkerPool):
@@ -71,5 +79,8 @@ class Thinker(WorkerPool):
     def __init__(self, mode: str = "process", workers: int = 1):
         super().__init__(mode, workers, nice=15)
 
-    async def decide(self, game_name: str, level: str, seed: int, view: dict) -> tuple[str, float]:
+    async def decide(self, game_name: str, level: str, seed: int, view: dict) -> tuple[str, float, str | None]:
         return await self.run(decide, game_name, level, seed, view)
+
+    async def answer_draw(self, game_name: str, level: str, seed: int, view: dict) -> tuple[bool, str]:
+        return await self.run(answer_draw, game_name, level, seed, view)

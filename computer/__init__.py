@@ -28,6 +28,10 @@ How the bot should call it (not wired yet):
 - After `choose`, re-check that the state has not moved on (version check) before applying;
   if it has, ask again with the new view.
 
+Draws: every player also has `answer_draw(view) -> (accept, reason)` and `offers_draw(view)`
+(with `draw_reason(view)` to say why); by default it declines ("I would rather play on.") and
+never offers. Relativity's players judge by a short search (see computer/relativity.py).
+
 Levels: `easy` plays legal, plausible moves; `strong` searches (see each game's module).
 Each game plugs in with one module exposing `PLAYERS = {"easy": cls, "strong": cls}`; every
 class takes `(seed)` and has `choose(view) -> str`. Games with hidden information also have

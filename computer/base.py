@@ -34,3 +34,18 @@ class ComputerPlayer:
 
     def decide(self, view: Mapping, rng: Rng) -> str:
         raise NotImplementedError
+
+    # ---- draws: the default judgement, for games whose players have none of their own ----
+
+    def answer_draw(self, view: Mapping) -> tuple[bool, str]:
+        """Whether to accept the draw offered in `view` (the player's own view), and why, in a
+        short sentence to the other players."""
+        return False, "I would rather play on."
+
+    def offers_draw(self, view: Mapping) -> bool:
+        """Whether to offer a draw now, before its move; `draw_reason` then says why."""
+        return False
+
+    def draw_reason(self, view: Mapping) -> str:
+        """Why it offers a draw (only asked after `offers_draw` said yes)."""
+        return "Shall we call it a draw?"

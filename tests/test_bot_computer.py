@@ -6,10 +6,12 @@ restart, once. Computers move at once here (computer_pace=0) and think in a thre
 
 from __future__ import annotations
 
+import computer
 import engine
 from bot import computers
 from bot.flow import COMPUTER_TIMER, GameFlow, UserError, public_part
-from bot.storage import Seat, Store
+from bot.storage import Event, Seat, Store
+from computer.relativity_eval import Position
 from engine import Rng
 from engine.byop1 import solve
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said  # noqa: F401
@@ -225,6 +227,8 @@ async def test_the_computer_declines_a_draw_offer(fake, drawn, tmp_path):
         assert game.from_json((await bot.store.get_game(row.id)).state)["draw_offer"] is None
         thread_text = "\n".join(m.content or "" for m in fake.messages(row.thread_id))
         assert "Computer (strong)" in thread_text and f"<@{cpu}>" not in thread_text
+        # It says why: the game has only begun.
+        assert "💬 **Computer (strong)**: No thanks" in thread_text
 
 
 async def test_the_computers_secret_choice_shows_only_that_it_has_chosen(fake, drawn, tmp_path):
@@ -278,3 +282,117 @@ async def test_boards_after_a_computers_move_wait_behind_the_ones_people_wait_fo
     after_alice = {priority for priority, mover in asked if mover == str(alice)}
     assert after_computer == {UNHURRIED}
     assert after_alice == {URGENT}
+
+
+# --------------------------------------------------------------------------- draws, leaving
+
+RELATIVITY = engine.get_game("relativity")
+
+
+async def stall(bot, clock, row, cpu, want) -> None:
+    """Play the Relativity game on (straight into the database, move events and all) with
+    quiet swaps, no trophy and no molecule one swap away, for at least 40 moves, until
+    `want(player, view of the computer)` holds for the computer's own judgement."""
+    state = RELATIVITY.from_json(row.state)
+    player = computer.get_player("relativity", computers.level_of(cpu),
+                                 computers.seed_for(state["seed"], cpu))
+    rng = Rng(5)
+    events = []
+    for ply in range(400):
+        if ply >= 40 and want(player, RELATIVITY.view(state, cpu)):
+            break
+        mover = RELATIVITY.to_act(state)[0]
+        quiet = None
+        for action in rng.shuffled(RELATIVITY.legal_actions(state, mover)):
+            after = RELATIVITY.apply(state, mover, action)
+            pos = Position(after)
+            if RELATIVITY.scores(after) == RELATIVITY.scores(state) and \
+                    not pos.threats("space") and not pos.threats("time"):
+                quiet = (action, after)
+                break
+        assert quiet is not None
+        events.append(Event("move", mover, str(quiet[0])))
+        state = quiet[1]
+    else:
+        raise AssertionError("no such position found")
+    timers = await bot.flow.with_computer_timers(row, RELATIVITY, state, {}, clock())
+    await bot.store.commit(row.id, row.version, now=clock(), changes={"state": RELATIVITY.to_json(state)},
+                           events=events, timers=timers)
+
+
+async def against_strong(fake, bot, alice):
+    res = await command(fake, alice, "play", {"game": "relativity"})
+    await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
+    row = await running(bot, alice)
+    return row, next(p for p in row.player_ids if computers.is_computer(p))
+
+
+def thread_text(fake, row) -> str:
+    return "\n".join(m.content or "" for m in fake.messages(row.thread_id))
+
+
+async def test_the_computer_accepts_a_draw_in_an_even_stalled_game(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        row, cpu = await against_strong(fake, bot, alice)
+        await stall(bot, clock, row, cpu, lambda player, view: view["turn"] == str(alice)
+                    and player.answer_draw(view)[0])
+        await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        clock.advance(2)
+        await settle(bot)
+        row = await bot.store.get_game(row.id)
+        assert row.status == "finished"
+        outcome = RELATIVITY.outcome(RELATIVITY.from_json(row.state))
+        assert outcome.draw and not outcome.winners
+        assert [e["kind"] for e in await bot.store.events(row.id)][-2:] == ["offer", "accept"]
+        assert "💬 **Computer (strong)**: I accept: no trophy in the last" in thread_text(fake, row)
+        assert RELATIVITY.to_json(await bot.flow.replay(row.id)) == row.state
+
+
+async def test_the_computer_offers_a_draw_after_a_long_stretch_without_a_trophy(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        row, cpu = await against_strong(fake, bot, alice)
+        await stall(bot, clock, row, cpu, lambda player, view: view["turn"] == cpu
+                    and player.offers_draw(view))
+        clock.advance(2)
+        await settle(bot)
+        row = await bot.store.get_game(row.id)
+        events = await bot.store.events(row.id)
+        assert [(e["kind"], e["actor"]) for e in events][-2:] == [("move", cpu), ("offer", cpu)]
+        state = RELATIVITY.from_json(row.state)
+        assert state["draw_offer"]["by"] == cpu
+        assert str(alice) in RELATIVITY.awaited(state)   # its offer stands on alice's turn
+        offer = fake.messages(row.thread_id)[-1]
+        assert "💬 **Computer (strong)**: No trophy in the last" in offer.content
+        assert "shall we call it a draw?" in offer.content and f"<@{alice}>" in offer.content
+        await press(fake, alice, offer.button("Accept the draw"), message_id=offer.id)
+        row = await bot.store.get_game(row.id)
+        assert row.status == "finished"
+        assert RELATIVITY.outcome(RELATIVITY.from_json(row.state)).draw
+
+
+async def test_when_the_last_person_leaves_the_computers_do_not_play_on(fake, drawn, tmp_path):
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=11, clock=clock) as bot:
+        await command(fake, alice, "play", {"game": "global-warming", "computers": "easy"})
+        row = await running(bot, alice)
+        assert len(row.seats) == 4
+        clock.advance(2)
+        await settle(bot)
+        res = await command(fake, alice, "resign", {"game": row.id})
+        assert "You resigned" in said(res)
+        before = len(await bot.store.events(row.id))
+        for _ in range(3):
+            clock.advance(60)
+            await settle(bot)
+        row = await bot.store.get_game(row.id)
+        assert row.status == "cancelled"
+        assert len(await bot.store.events(row.id)) == before   # no computer moved since
+        assert not await bot.store.timers_of(row.id)
+        assert "No person is left in the game, so it ends here, without a result." in thread_text(fake, row)
+        # Every control of the game is gone (nobody can move in it any more).
+        assert all(not m.buttons() for m in fake.messages(row.thread_id))

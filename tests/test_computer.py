@@ -267,6 +267,74 @@ def test_relativity_decisions_ignore_the_hidden_day_board():
         assert len(decisions(lambda s, p: player.choose(RELATIVITY.view(s, p)), states)) == 1
 
 
+def night_near_its_end(seed=2):
+    """A Relativity state late in the Night (four Moon trophies won), where the search looks
+    past the Night into a Day board it cannot see."""
+    seats = {"ann": fast("relativity", "strong", seed), "bob": None}
+    state = RELATIVITY.new_game(list(seats), seed=seed)
+    chooser = Rng(seed)
+    while sum(p is not None for p in state["data"]["trophies"]["night"].values()) < 4:
+        assert state["data"]["round"] == "night"
+        seat = RELATIVITY.to_act(state)[0]
+        player = seats[seat]
+        action = player.choose(RELATIVITY.view(state, seat)) if player else \
+            str(chooser.choice(RELATIVITY.legal_actions(state, seat)))
+        state = RELATIVITY.apply(state, seat, action)
+    return state
+
+
+def test_relativity_search_and_draw_judgement_ignore_the_day_board_late_in_the_night():
+    state = night_near_its_end()
+    seat = RELATIVITY.to_act(state)[0]
+    twins = [RELATIVITY.resample_hidden(state, seat, seed=k) for k in range(4)]
+    assert len({str(t["data"]["boards"][1]) for t in twins}) == 4
+    assert all(RELATIVITY.view(t, seat) == RELATIVITY.view(state, seat) for t in twins)
+    for level in computer.LEVELS:
+        player = fast("relativity", level, 6)
+        assert len(decisions(lambda s, p: player.choose(RELATIVITY.view(s, p)), twins, seat)) == 1
+        for who in state["players"]:   # (a draw is judged on either player's turn)
+            assert len({player.answer_draw(RELATIVITY.view(t, who)) for t in twins}) == 1
+            assert len({player.offers_draw(RELATIVITY.view(t, who)) for t in twins}) == 1
+    # A player that reads the true Day board is caught by the same check: the Day boards of the
+    # twins differ, so a swap chosen from them differs.
+    assert len(decisions(lambda s, p: s["data"]["boards"][1][:4], twins, seat)) > 1
+
+
+def test_relativity_players_are_deterministic_for_a_seed():
+    state = night_near_its_end(seed=3)
+    seat = RELATIVITY.to_act(state)[0]
+    view = RELATIVITY.view(state, seat)
+    for level in computer.LEVELS:
+        first = [computer.get_player("relativity", level, 9).choose(view) for _ in range(2)]
+        assert first[0] == first[1]
+        judged = {computer.get_player("relativity", level, 9).answer_draw(view) for _ in range(2)}
+        assert len(judged) == 1
+    # The strong search is bounded by nodes, not time: the same answer with the same budget.
+    answers = {crel.StrongRelativity(9, nodes=3000).choose(view) for _ in range(3)}
+    assert len(answers) == 1
+
+
+def test_relativity_strong_knows_the_positions_met_in_the_round():
+    state = RELATIVITY.new_game(["ann", "bob"], seed=4)
+    chooser = Rng(4)
+    met = []
+    for _ in range(12):
+        seat = RELATIVITY.to_act(state)[0]
+        met.append((state["data"]["coins"], state["data"]["turn"]))
+        state = RELATIVITY.apply(state, seat, chooser.choice(RELATIVITY.legal_actions(state, seat)))
+    assert RELATIVITY.scores(state) == {"ann": 0, "bob": 0}
+    view = RELATIVITY.view(state, RELATIVITY.to_act(state)[0])
+    now = (state["data"]["coins"], state["data"]["turn"])
+    assert crel.seen_in_round(view) == set(met) | {now}
+
+
+def test_the_default_draw_judgement_declines_and_never_offers():
+    view = GALAXIES.view(GALAXIES.new_game(["ann", "bob"], seed=1), "ann")
+    player = computer.get_player("byop1", "easy", 1)
+    assert player.answer_draw(view) == (False, "I would rather play on.")
+    assert player.offers_draw(view) is False
+
+
 # --------------------------------------------------------------------------- Galaxies, BYOP1
 
 GALAXIES = engine.get_game("galaxies")

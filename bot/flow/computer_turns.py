@@ -1,5 +1,7 @@
 """Computer players' turns in the game flow: each computer the game waits for has a timer; when
-it fires, the computer thinks off the event loop and its move is applied like a person's."""
+it fires, the computer thinks off the event loop and its move is applied like a person's. A
+computer answers draw offers by its own judgement (and says why), may offer one after its move,
+and a game in which no person is left (the last one resigned or ran out of time) ends there."""
 
 from __future__ import annotations
 
@@ -8,20 +10,20 @@ import time
 
 from engine import GameError
 
-from .. import computers, ui, work
-from ..storage import Conflict, GameRow
+from .. import computers, texts, ui, work
+from ..storage import Conflict, GameRow, Notice
 from .common import COMPUTER_RETRY, COMPUTER_TIMER, log
 
 
 class ComputerTurns:
-    """GameFlow's part (bot.flow.core) that has computers move (and decline draws)."""
+    """GameFlow's part (bot.flow.core) that has computers move (and answer and offer draws)."""
 
     async def with_computer_timers(self, row: GameRow, game, state, timers: dict | None,
                                    now: float) -> dict | None:
         """`timers` (those of a commit: None keeps the stored ones) with a timer for every
         computer the game now waits for that has none: it moves when that timer fires, so a
         restart in between loses nothing."""
-        if game.outcome(state) is not None:
+        if game.outcome(state) is not None or self.people_gone(row, game, state):
             return timers
         waiting = [p for p in game.awaited(state) if computers.is_computer(p)]
         waiting += [p for p in self.draw_answers_owed(game, state) if p not in waiting]
@@ -41,7 +43,7 @@ class ComputerTurns:
 
     @staticmethod
     def draw_answers_owed(game, state) -> list[str]:
-        """The computers that have a draw offer to answer (they decline it)."""
+        """The computers that have a draw offer to answer."""
         public = game.view(state, None)
         offer = public.get("draw_offer")
         if not offer:
@@ -101,20 +103,24 @@ class ComputerTurns:
                 return True
             game = self.game_of(row)
             state = self.state_of(row)
+            level, seed = computers.level_of(player), computers.seed_for(state["seed"], player)
             if player in self.draw_answers_owed(game, state):
-                # A computer does not agree to draws: it declines at once, as a person would.
+                # Its own judgement, on its own view, off the loop like a move; it says why.
+                accept, reason = await self.thinker.answer_draw(row.game, level, seed,
+                                                                game.view(state, player))
+                change = game.accept_draw if accept else game.decline_draw
                 try:
-                    await self.commit_change(row, game, state, game.decline_draw(state, player),
-                                             actor=player, kind="decline")
+                    await self.commit_change(row, game, state, change(state, player), actor=player,
+                                             kind="accept" if accept else "decline",
+                                             prefix=self.computer_says(row, player, reason))
                 except Conflict:
                     pass
                 continue
             if player not in game.awaited(state):
                 await self._set_computer_timer(game_id, kind, None)
                 return True
-            action, delay = await self.thinker.decide(
-                row.game, computers.level_of(player), computers.seed_for(state["seed"], player),
-                game.view(state, player))
+            action, delay, offer = await self.thinker.decide(row.game, level, seed,
+                                                             game.view(state, player))
             latest = await self.store.get_game(game_id)
             if latest is None or latest.version != row.version:
                 continue   # the state moved on: ask again
@@ -130,11 +136,52 @@ class ComputerTurns:
                                          detail=str(parsed))
             except Conflict:
                 continue
+            if offer is not None:
+                await self._offer_draw(game_id, player, offer)
             if player in game.awaited(new) and game.outcome(new) is None:
                 wait = (delay or computers.PAUSE) * self.computer_pace
                 await self._set_computer_timer(game_id, kind, self.clock() + wait)
             return True
         return False
+
+    async def _offer_draw(self, game_id: int, player: str, reason: str) -> None:
+        """The computer offers a draw after its move (so the offer stands while the others
+        think: a move of its own would end it), saying why."""
+        row = await self.store.get_game(game_id)
+        if row is None or row.status != "active":
+            return
+        game, state = self.game_of(row), self.state_of(row)
+        if game.outcome(state) is not None or state["draw_offer"] is not None:
+            return
+        try:
+            await self.commit_change(row, game, state, game.offer_draw(state, player), actor=player,
+                                     kind="offer", prefix=self.computer_says(row, player, reason))
+        except (Conflict, GameError):
+            pass   # the game moved on first: the offer is not made
+
+    @staticmethod
+    def computer_says(row: GameRow, player: str, words: str) -> str:
+        return f"💬 **{texts.display(row.names.get(player, player))}**: {texts.defuse(words)}"
+
+    # ---- a game without people ---------------------------------------------------------------
+
+    @staticmethod
+    def people_gone(row: GameRow, game, state) -> bool:
+        """Whether every person has left a game that computers still play (they resigned or
+        ran out of time): computers do not play on alone."""
+        if game.outcome(state) is not None:
+            return False
+        return not any(not computers.is_computer(p) for p in state["players"] if p not in state["left"])
+
+    async def nobody_left_plan(self, row: GameRow, game, state):
+        """The plan of the change after which no person is left: the game ends there, without
+        a result (as an abort does), and says so."""
+        last = game.view(state, None)["log"][-1:]
+        said = texts.with_names(last[0]["text"], row.names) + " " if last else ""
+        note = f"🛑 {said}No person is left in the game, so it ends here, without a result."
+        notices = await self.strip_all(row.id)
+        notices.append(Notice("channel", row.thread_id or row.channel_id, {"content": texts.clip(note)}))
+        return self.Plan("cancelled", notices, {})
 
     async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
         """Move (or with None, drop) a computer's timer on the game as it is now: a timer

@@ -249,6 +249,8 @@ class Play:
             plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
             for hook in self.end_hooks:
                 plan.notices += await hook(row, game, new, extras if extras is not None else row.extras)
+        elif plan.status == "active" and self.people_gone(row, game, new):
+            plan = await self.nobody_left_plan(row, game, new)   # computers do not play on alone
         if computers.is_computer(actor):
             # nobody waits on these boards to the millisecond: people's boards are drawn first
             plan.notices = [replace(n, payload={**n.payload, "unhurried": True})
