@@ -31,6 +31,7 @@ PACE = 1000.0   # a computer's pause is 1,500 s: the test says when its turn is 
 
 
 class Shard(BotProcess):
+    started: list = []   # every process of the test, the killed ones too
     def __init__(self, fake, db, cwd, shard: int):
         super().__init__(fake, db, cwd)
         self.env.update({"PIECEPACK_SHARD_COUNT": "2", "PIECEPACK_SHARDS": str(shard),
@@ -38,6 +39,7 @@ class Shard(BotProcess):
                          "PIECEPACK_RENDER": "thread", "LOG_LEVEL": "INFO",
                          "PIECEPACK_HEALTH_FILE": f"{db}.{shard}.health"})
         self.shard = shard
+        Shard.started.append(self)
 
     async def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -160,7 +162,11 @@ async def test_two_processes_on_two_shards_share_the_work_once(tmp_path):
             assert (await store.get_game(timed.id)).status == "finished"   # (a forfeit)
             plain = await store.get_game(plain.id)
             await move(fake, store, mover_of(fake, plain, (carol, dave)), plain_thread)
-            await secret_round(fake, store, warming, warming_thread, (alice, bob), round_=2)
+            if (await store.get_game(warming.id)).status == "active":
+                await secret_round(fake, store, warming, warming_thread, (alice, bob), round_=2)
+            else:   # (its first turn sank both pawns: the deal is random) a new game, then
+                warming, warming_thread = await started(fake, store, alice, bob, c1, "global-warming")
+                await secret_round(fake, store, warming, warming_thread, (alice, bob), round_=1)
             # ... and B again: its server's games go on
             await poll(lambda: all_delivered(store), timeout=20)
             await b.kill()
@@ -199,6 +205,9 @@ async def test_two_processes_on_two_shards_share_the_work_once(tmp_path):
                 if process.proc.returncode is None:
                     process.proc.send_signal(signal.SIGCONT)
                 await process.__aexit__()
+            for process in Shard.started:   # (pytest shows them when the test fails)
+                print(f"---- shard {process.shard}, pid {process.proc.pid}:\n"
+                      + process.output.decode(errors="replace")[-6000:])
             await store.close()
 
 
