@@ -6,7 +6,7 @@ uniformly, the line coins' hidden sides drawn consistently with the visible ones
 world the turn is played out with every number actor walking its own pawn to the reachable
 tile least likely to sink, and the face that survives most often (ties: drowns most others) is
 chosen. Act: with steps, its own pawn goes to the reachable tile least likely to sink now, then
-next turn; with null, it passes.
+next turn, pushing another pawn along toward danger when it can; with null, it passes.
 """
 
 from __future__ import annotations
@@ -25,20 +25,27 @@ def _risk(board: Board, pos) -> tuple[float, float]:
 
 
 def _safest(board: Board, player, steps: int, rng: Rng):
-    """(position, steps text) of the own pawn's safest reachable tile, or None."""
-    found = placements(board, (player,), steps)
-    options = [(_risk(board, config[0]), config[0], path)
-               for config, path in rng.shuffled(sorted(found.items())) if path]
-    if not options:
-        return None
-    _, pos, path = min(options, key=lambda o: o[0])
-    return pos, ", ".join(path)
+    """(pawns, steps text) after the steps that leave its own pawn on the safest reachable
+    tile; among those, the one that leaves another pawn (moved along) most at risk. None when
+    its pawn cannot step."""
+    best, best_key = None, None
+    for movers in [(player,)] + [(player, p) for p in sorted(board.pawns) if p != player]:
+        for config, path in rng.shuffled(sorted(placements(board, movers, steps).items())):
+            if not path:
+                continue
+            pawns = dict(board.pawns, **dict(zip(movers, config)))
+            now, later = _risk(board, pawns[player])
+            theirs = sum(_risk(board, pawns[p])[0] for p in movers[1:])
+            key = (-now, -later, theirs)
+            if best_key is None or key > best_key:
+                best, best_key = (pawns, ", ".join(path)), key
+    return best
 
 
 class BaselineGlobalWarming(ComputerPlayer):
     game_name = "global-warming"
     level = "baseline"
-    samples = 12
+    samples = 16
 
     def decide(self, view, rng):
         me = view["viewer"]
@@ -80,7 +87,7 @@ class BaselineGlobalWarming(ComputerPlayer):
             now = Board(board.tiles, pawns, board.colours, [board.now, board.next])
             found = _safest(now, actor, STEP_COUNT[faces[actor]], rng)
             if found is not None:
-                pawns[actor] = found[0]
+                pawns = found[0]
         sinking = next(pos for pos, code in board.tiles.items() if code == line[0])
         if pawns[me] == sinking:
             return 0.0
