@@ -21,10 +21,11 @@ from typing import Mapping
 
 import engine
 from engine import Rng, freeze
-from engine.global_warming import ACTION_ORDER, DIRECTIONS, SIDES, STEP_COUNT
+from engine.global_warming import DIRECTIONS, SIDES
 from engine.piecepack import SUIT_LETTERS, VALUES
 
 from .base import ComputerPlayer
+from .search import search
 
 GAME = engine.get_game("global-warming")
 LETTER_SUIT = {letter: suit for suit, letter in SUIT_LETTERS.items()}
@@ -52,16 +53,22 @@ def _matches(code: str, side: Mapping) -> bool:
 def line_worlds(view) -> list[tuple[str, ...]]:
     """Every assignment of afloat tiles to the line coins that agrees with their visible
     sides. Each is equally likely: every coin lies on a random side, in a random order."""
-    afloat = sorted(tiles_of(view).values())
-    candidates = [[c for c in afloat if _matches(c, side)] for side in view["coin_line"]]
+    return _worlds(sorted(tiles_of(view).values()), view["coin_line"])
+
+
+def _worlds(afloat, sides) -> list[tuple[str, ...]]:
+    candidates = [[c for c in afloat if _matches(c, side)] for side in sides]
     return [combo for combo in product(*candidates) if len(set(combo)) == len(combo)]
 
 
 def sink_chances(view) -> list[dict[str, float]]:
     """For each line position, {tile code: chance that coin names it}. Position 0 sinks at the
     end of this turn, position 1 at the end of the next."""
-    worlds = line_worlds(view)
-    chances = [dict() for _ in view["coin_line"]]
+    return _chances(line_worlds(view), len(view["coin_line"]))
+
+
+def _chances(worlds, length) -> list[dict[str, float]]:
+    chances = [dict() for _ in range(length)]
     for world in worlds:
         for k, code in enumerate(world):
             chances[k][code] = chances[k].get(code, 0.0) + 1.0 / len(worlds)
@@ -205,64 +212,11 @@ def _any_step(tiles, occupied) -> bool:
                for x, y in occupied for dx, dy in DIRECTIONS.values())
 
 
-def best_steps(board: Board, me, steps: int, rng: Rng, partners=True) -> str | None:
-    """The best steps for `me` as action text, or None when no step of the chosen pawns is
-    possible. `partners`: also try moving each other pawn together with its own."""
-    if me in board.pawns:
-        groups = [(me,)]
-        if partners:
-            groups += [(me, p) for p in board.pawns if p != me]
-    else:  # a pawnless actor (cannot happen while it survives) moves the others
-        groups = [(p,) for p in board.pawns]
-    best, best_value = None, None
-    for movers in groups:
-        found = placements(board, movers, steps)
-        for config, path in rng.shuffled(sorted(found.items())):
-            if not path:
-                continue
-            pawns = dict(board.pawns)
-            pawns.update(zip(movers, config))
-            value = board.score(me, pawns)
-            if best_value is None or value > best_value:
-                best, best_value = path, value
-    return ", ".join(best) if best else None
-
-
-def best_tile_move(board: Board, me, legal: list[str], rng: Rng) -> str:
-    """The null action: the tile move (or pass) that scores best for `me`."""
-    best, best_value = "pass", board.score(me)
-    by_pos = {pos: code for pos, code in board.tiles.items()}
-    for text in rng.shuffled(legal):
-        if text == "pass":
-            continue
-        src, dst = (tuple(int(c) for c in part.split(",")) for part in text.split(">"))
-        tiles = dict(by_pos)
-        tiles[dst] = tiles.pop(src)
-        value = board.score(me, tiles=tiles)
-        if value > best_value + 1e-9:
-            best, best_value = text, value
-    return best
-
-
 def _legal_texts(state, player) -> list[str]:
     return [str(a) for a in GAME.legal_actions(state, player)]
 
 
 # --------------------------------------------------------------------------- players
-
-
-def _random_walk(board: Board, steps: int, rng: Rng) -> dict:
-    """The pawns after `steps` single steps of random pawns (fewer if none can step)."""
-    pawns = dict(board.pawns)
-    for _ in range(steps):
-        occupied = set(pawns.values())
-        options = [(p, q) for p, pos in sorted(pawns.items())
-                   for q in Board._free_around(pos, board.tiles, occupied)]
-        if not options:
-            break
-        player, q = rng.choice(options)
-        pawns[player] = q
-    return pawns
 
 
 class GlobalWarmingPlayer(ComputerPlayer):
@@ -314,81 +268,140 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
 
 
 class StrongGlobalWarming(GlobalWarmingPlayer):
+    """Searches over its information set (computer/search.py): this turn's faces, everyone's
+    actions and the sink, in worlds drawn from its view, then one more turn played quickly."""
+
     level = "strong"
-    samples = 40
+    iterations = 300
 
-    def __init__(self, seed: int = 0, samples: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None):
         super().__init__(seed)
-        if samples is not None:
-            self.samples = samples
+        if iterations is not None:
+            self.iterations = iterations
 
-    def tile_move(self, board, seat, legal, rng):
-        return best_tile_move(board, seat, legal, rng)
+    def decide(self, view, rng):
+        return search(SearchModel(), view, rng, self.iterations, tree_turns=1, rollout_turns=1)
 
-    def steps(self, board, seat, count, rng):
-        return best_steps(board, seat, count, rng)
 
-    def commit(self, view, rng):
-        """Flat Monte Carlo over the six faces, each tried in the same sampled worlds."""
-        me = view["viewer"]
-        others = [p for p in pawns_of(view) if p != me and p not in view["timed_out"]]
-        chances = sink_chances(view)
-        worlds = line_worlds(view)
-        board = Board.from_view(view, chances)
-        samples = []
-        for _ in range(self.samples):
-            faces = {p: rng.choice(VALUES) for p in others}
-            samples.append((rng.next64(), faces, rng.choice(worlds)))
-        totals = {}
-        for face in VALUES:
-            totals[face] = sum(self._play_turn(board, me, dict(faces, **{me: face}), line, seed)
-                               for seed, faces, line in samples)
-        best = max(totals.values())
-        return rng.choice([f for f in VALUES if totals[f] >= best - 1e-9])
+class SearchModel:
+    """Global Warming for the search: candidate actions, a quick policy and the judgement at a
+    cut-off, all from the public part of a sampled state (the sink chances follow the coins'
+    visible sides, never the sampled hidden ones)."""
+
+    game = GAME
+    width = 5   # candidate actions kept per decision
+
+    def __init__(self):
+        self._moves, self._chances = {}, {}
+
+    def determinise(self, view, rng):
+        return determinise(dict(view, committed=[], own_commit=None), rng)
 
     @staticmethod
-    def _play_turn(board: Board, me, faces, line, seed) -> float:
-        """The rest of this turn in one sampled world (the others' faces, the line coins'
-        tiles), on a light model of the rules: unique faces act in order, each number actor
-        walks its own pawn to the safest tile it can reach, a null actor passes; then the
-        leftmost coin's tile sinks. Scored for `me`: surviving, opponents drowned, and not
-        standing on the tile that sinks next."""
-        rng = Rng(seed)
-        counts = {}
-        for face in faces.values():
-            counts[face] = counts.get(face, 0) + 1
-        order = sorted((p for p, f in faces.items() if counts[f] == 1),
-                       key=lambda p: ACTION_ORDER.index(faces[p]))
-        pawns = dict(board.pawns)
-        for actor in order:
-            if faces[actor] == "n" or actor not in pawns:
-                continue
-            now = Board(board.tiles, pawns, board.colours, ())
-            now.now, now.next, now.third = board.now, board.next, board.third
-            if actor != me and rng.coin():
-                # The others are modelled half careful, half careless: a careless actor's
-                # steps go to any pawns at random (and may push ours).
-                pawns = _random_walk(now, STEP_COUNT[faces[actor]], rng)
-                continue
-            found = placements(now, (actor,), STEP_COUNT[faces[actor]])
-            best, best_value = None, None
-            for (pos,), path in rng.shuffled(sorted(found.items())):
-                trial = dict(pawns, **{actor: pos})
-                value = now.score(actor, trial)
-                if path and (best_value is None or value > best_value):
-                    best, best_value = pos, value
-            if best is not None:
-                pawns[actor] = best
-        sinking = next((pos for pos, code in board.tiles.items() if code == line[0]), None)
-        drowned = {p for p, pos in pawns.items() if pos == sinking}
-        if me in drowned:
-            return 0.0
-        value = 1.0 + 0.3 * len(drowned)
-        if len(line) > 1 and board.tiles.get(pawns[me]) == line[1]:
-            value -= 0.3
-        if len(line) > 2 and board.tiles.get(pawns[me]) == line[2]:
-            value -= 0.1
-        return value
+    def clock(state) -> int:
+        return state["data"]["turn"]
+
+    def board(self, d) -> Board:
+        afloat = tuple(sorted(d["tiles"]))
+        sides = tuple((side, code[0] if side == "suit" else code[1]) for code, side in d["line"])
+        key = (afloat, sides)
+        if key not in self._chances:
+            visible = [{"side": "suit", "suit": LETTER_SUIT[v]} if side == "suit" else
+                       {"side": "value", "value": v} for side, v in sides]
+            self._chances[key] = _chances(_worlds(afloat, visible), len(sides))
+        return Board({tuple(p): code for code, p in d["tiles"].items()},
+                     {p: tuple(q) for p, q in d["pawns"].items() if q is not None},
+                     d["colours"], self._chances[key])
+
+    def moves(self, state, player) -> list[str]:
+        d = state["data"]
+        if d["phase"] == "commit":
+            return list(VALUES)
+        key = (tuple(sorted((c, tuple(p)) for c, p in d["tiles"].items())),
+               tuple(sorted((p, tuple(q)) for p, q in d["pawns"].items() if q is not None)),
+               player, d["steps_left"], tuple(side for _, side in d["line"]))
+        if key not in self._moves:
+            self._moves[key] = self._candidates(state, player)
+        return self._moves[key]
+
+    def _candidates(self, state, player) -> list[str]:
+        d = state["data"]
+        board = self.board(d)
+        scored = {}
+        if d["reveal"]["faces"][player] == "n":
+            scored["pass"] = board.score(player)
+            # Tile moves that matter take a tile from beside a pawn or put one there.
+            near = {q for pos in board.pawns.values() for q in _around(pos)}
+            for text in _legal_texts(state, player):
+                if text == "pass":
+                    continue
+                src, dst = (tuple(int(c) for c in part.split(",")) for part in text.split(">"))
+                if src in near or dst in near:
+                    tiles = dict(board.tiles)
+                    tiles[dst] = tiles.pop(src)
+                    scored[text] = board.score(player, tiles=tiles)
+        else:
+            steps = d["steps_left"]
+            for own, pawns, path in self._own_walks(board, player, steps):
+                if path:
+                    scored[", ".join(path)] = board.score(player, pawns)
+                if own == steps:
+                    continue
+                # The steps left push one other pawn (after its own walk, so the text is legal).
+                after = Board(board.tiles, pawns, board.colours, ())
+                for other in sorted(pawns):
+                    if other == player:
+                        continue
+                    for (pos,), more in sorted(placements(after, (other,), steps - own).items()):
+                        if more:
+                            scored[", ".join(path + more)] = board.score(
+                                player, dict(pawns, **{other: pos}))
+        ranked = sorted(scored, key=lambda t: (-scored[t], t))[:self.width]
+        return ranked or [str(a) for a in GAME.legal_actions(state, player)][:1]
+
+    @staticmethod
+    def _own_walks(board, player, steps):
+        """(steps used, pawns after, path) for the own pawn's walks of 0..steps steps: for
+        each count the two best by the own pawn's safety (all of them at the full count)."""
+        if player not in board.pawns:
+            yield 0, board.pawns, ()
+            return
+        for used in range(steps, -1, -1):
+            found = placements(board, (player,), used) if used else {(board.pawns[player],): ()}
+            walks = sorted((board.score(player, dict(board.pawns, **{player: pos})), path, pos)
+                           for (pos,), path in found.items() if path or not used)
+            for _, path, pos in (walks if used == steps else walks[-2:]):
+                yield used, dict(board.pawns, **{player: pos}), path
+
+    def policy(self, state, player, rng) -> str:
+        if state["data"]["phase"] == "commit":
+            return rng.choice(VALUES)
+        return self.moves(state, player)[0]
+
+    def evaluate(self, state) -> dict[str, float]:
+        """Outlasting the others is what counts: a player out scores by how late they went out;
+        one afloat by how many are out, less the risk of the tile under their pawn."""
+        d = state["data"]
+        players = state["players"]
+        n = len(players) - 1
+        outcome = GAME.outcome(state)
+        values = {p: 0.3 * d["out"].index(p) / n for p in d["out"]}
+        if outcome is not None:
+            return dict(values, **{p: 1.0 for p in outcome.winners})
+        board = self.board(d)
+        occupied = set(board.pawns.values())
+        for p, pos in board.pawns.items():
+            code = board.tiles[pos]
+            risk = board.now.get(code, 0.0) + 0.4 * board.next.get(code, 0.0)
+            exits = board.free_neighbours(pos, board.tiles, occupied)
+            values[p] = (0.35 + 0.55 * len(d["out"]) / n) * (1 - 0.5 * min(risk, 1.0)) \
+                + 0.025 * min(exits, 4)
+        return values
+
+
+def _around(pos):
+    for dx, dy in DIRECTIONS.values():
+        yield (pos[0] + dx, pos[1] + dy)
 
 
 PLAYERS = {"easy": EasyGlobalWarming, "strong": StrongGlobalWarming}
