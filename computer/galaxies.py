@@ -14,6 +14,7 @@ strong: chooses its card by flat Monte Carlo: in sampled worlds (the other's han
 
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
 import engine
@@ -21,6 +22,7 @@ from engine import Rng, freeze
 from engine.galaxies import targets
 
 from .base import ComputerPlayer
+from .search import search
 
 GAME = engine.get_game("galaxies")
 KINDS = ("system", "form", "merge", "shift")
@@ -249,52 +251,70 @@ class EasyGalaxies(GalaxiesPlayer):
         return greedy_target(state, seat, rng, pick_any=True)
 
 
-# What a card still in hand is worth before the last turn (its chance to be useful later): a
-# Merge can steal a whole stack in the last turn, so it is kept for then unless it gains now.
-HOLDING = {"merge": 0.4, "shift": 0.15}
-
-
 class StrongGalaxies(GalaxiesPlayer):
+    """Searches over its information set (computer/search.py): the cards both play and their
+    targets, to the end of the game, in worlds drawn from its view."""
+
     level = "strong"
-    samples = 8
+    iterations = 250
 
-    def __init__(self, seed: int = 0, samples: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None):
         super().__init__(seed)
-        if samples is not None:
-            self.samples = samples
+        if iterations is not None:
+            self.iterations = iterations
 
-    def target(self, state, seat, rng):
-        return greedy_target(state, seat, rng, reply=True)
+    def decide(self, view, rng):
+        return search(SearchModel(), view, rng, self.iterations, tree_turns=TURNS,
+                      rollout_turns=1)
 
-    def commit(self, view, rng):
-        me = view["viewer"]
-        undone = dict(view, committed=[p for p in view["committed"] if p != me], own_commit=None)
-        worlds = [rng.next64() for _ in range(self.samples)]
-        totals = {}
-        for kind in sorted(set(view["hand"]), key=KINDS.index):
-            kept = _minus(view["hand"], [kind])
-            keep = 0.0 if view["turn"] >= TURNS else sum(HOLDING.get(k, 0.0) for k in kept)
-            totals[kind] = keep * len(worlds) + sum(
-                self._play_turn(undone, me, kind, seed) for seed in worlds)
-        best = max(totals.values())
-        return rng.choice([k for k, v in totals.items() if v >= best - 1e-9])
+
+class SearchModel:
+    """Galaxies for the search: the cards in hand, the best few targets by `evaluate`, a quick
+    policy (a random card, the best target) and the judgement at a turn's end."""
+
+    game = GAME
+    width = 5   # targets kept per card
+
+    def __init__(self):
+        self._targets = {}
+
+    def determinise(self, view, rng):
+        return determinise(dict(view, committed=[], own_commit=None), rng)
 
     @staticmethod
-    def _play_turn(view, me, kind, seed) -> float:
-        """Resolve this turn's cards in one sampled world (the other's card drawn from their
-        sampled hand); both sides pick targets greedily; judge the turn's end."""
-        rng = Rng(seed)
-        state = determinise(view, rng)
-        for p in GAME.to_act(state):
-            if p != me and p not in state["data"]["commits"]:
-                state = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
-        state = GAME.apply(state, me, kind)
-        turn = state["data"]["turn"]
-        while GAME.outcome(state) is None and state["data"]["phase"] == "resolve" \
-                and state["data"]["turn"] == turn:
-            actor = state["data"]["actor"]
-            state = GAME.apply(state, actor, greedy_target(state, actor, rng))
-        return evaluate(state["data"], state["players"], me)
+    def clock(state) -> int:
+        return state["data"]["turn"]
+
+    def moves(self, state, player) -> list[str]:
+        d = state["data"]
+        if d["phase"] == "commit":
+            return sorted(set(d["hands"][player]), key=KINDS.index)
+        kind = d["reveal"]["cards"][player]
+        key = (d["stacks"], d["turn"], player, kind, d["hands"][player].count("system"),
+               tuple(d["queue"]))
+        if key not in self._targets:
+            holes = {p: tuple(h) for p, h in d["holes"].items()}
+            stacks = {(x, y): len(owners) for x, y, owners in d["stacks"]}
+            scored = {str(a): _projected(holes, _effect(stacks, player, str(a)), d["turn"],
+                                         state["players"], player)
+                      for a in GAME.legal_actions(state, player)}
+            self._targets[key] = sorted(scored, key=lambda t: (-scored[t], t))[:self.width]
+        return self._targets[key]
+
+    def policy(self, state, player, rng) -> str:
+        if state["data"]["phase"] == "commit":
+            return rng.choice(self.moves(state, player))
+        return self.moves(state, player)[0]
+
+    @staticmethod
+    def evaluate(state) -> dict[str, float]:
+        outcome = GAME.outcome(state)
+        players = state["players"]
+        if outcome is not None:
+            return {p: 1.0 if p in outcome.winners else 0.5 if outcome.draw else 0.0
+                    for p in players}
+        return {p: 0.5 + 0.5 * math.tanh(evaluate(state["data"], players, p) / 2)
+                for p in players}
 
 
 PLAYERS = {"easy": EasyGalaxies, "strong": StrongGalaxies}
