@@ -156,6 +156,10 @@ class Board:
             if q in tiles and q not in occupied:
                 yield q
 
+    def risk(self, pos) -> float:
+        code = self.tiles[pos]
+        return self.now.get(code, 0.0) + 0.4 * self.next.get(code, 0.0)
+
     def score(self, me, pawns=None, tiles=None) -> float:
         """How good the placement is for `me` at the end of this turn's actions."""
         pawns = self.pawns if pawns is None else pawns
@@ -352,8 +356,9 @@ class SearchModel:
                 for other in sorted(pawns):
                     if other == player:
                         continue
+                    risk = board.risk(pawns[other])
                     for (pos,), more in sorted(placements(after, (other,), steps - own).items()):
-                        if more:
+                        if more and board.risk(pos) > risk:   # a push worth making
                             scored[", ".join(path + more)] = board.score(
                                 player, dict(pawns, **{other: pos}))
         ranked = sorted(scored, key=lambda t: (-scored[t], t))[:self.width]
