@@ -3,13 +3,13 @@ holds (only the hand's size shows), the order of the face-down path cards (both 
 while cards are being chosen, the other player's card. What is known: every card played (the
 reveals in the log), every System placed by a Form, so the number of Systems in each hand.
 
-easy:   a random card; its target chosen at random among those that do not lower the plain
-        count of systems around its own hole against the other's.
-strong: chooses its card by flat Monte Carlo: in sampled worlds (the other's hand and card,
-        drawn consistently with what is known) both cards resolve with a greedy policy and the
-        turn's end is judged by `evaluate`; targets are chosen greedily by `evaluate`, which
-        counts the systems that will travel with each hole (a stack on the cell a hole steps
-        onto next is lost) and, in the last turn, the final score.
+easy:   a random card; usually the target `evaluate` likes best now (never guessing the
+        other's answer), one time in three any target no worse than passing.
+strong: searches its information set (computer/search.py) to the end of the game: worlds
+        drawn from its view (the other's hand and both paths; the other's card is left to the
+        tree), both cards chosen at once by decoupled UCT, each card's best few targets by
+        `evaluate`, which counts the systems that will travel with each hole (a stack on the
+        cell a hole steps onto next is lost) and, in the last turn, the final score.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Mapping
 
 import engine
 from engine import Rng, freeze
-from engine.galaxies import targets
 
 from .base import ComputerPlayer
 from .search import search
@@ -45,13 +44,6 @@ def _systems_in_hand(view, player) -> int:
     formed = sum(1 for e in view["log"] if e.get("event") == "place"
                  and e.get("player") == player and e.get("card") == "form")
     return 4 - played - formed
-
-
-def _minus(pool: list[str], taken) -> list[str]:
-    pool = list(pool)
-    for kind in taken:
-        pool.remove(kind)
-    return pool
 
 
 def _minus_known(pool: list[str], taken) -> list[str]:
@@ -191,35 +183,18 @@ def _effect(stacks: dict, player, action: str) -> dict:
     return stacks
 
 
-def _replies(data, stacks: dict, other) -> list[str]:
-    """The other's possible targets (and pass) for their revealed card, on `stacks`."""
-    kind = data["reveal"]["cards"][other]
-    d = {"holes": data["holes"], "hands": data["hands"],
-         "stacks": [[x, y, [other] * n] for (x, y), n in sorted(stacks.items())]}
-    return [str(a) for a in targets(d, other, kind)] + ["pass"]
-
-
-def greedy_target(state, player, rng: Rng, pick_any=False, reply=False) -> str:
+def greedy_target(state, player, rng: Rng, pick_any=False) -> str:
     """The target (or pass) that `evaluate` likes best after it; `pick_any`: a random one of
-    those that are no worse than passing (the easy player); `reply`: assume the other player,
-    if their card resolves after this one, answers with the target worst for us."""
+    those that are no worse than passing."""
     players = state["players"]
     data = state["data"]
     holes = {p: tuple(h) for p, h in data["holes"].items()}
     stacks = {(x, y): len(owners) for x, y, owners in data["stacks"]}
-    other = next(p for p in players if p != player)
-    answers = reply and other in data["queue"]
     options = []
     for action in GAME.legal_actions(state, player):
         text = str(action)
         after = _effect(stacks, player, text)
-        value = _projected(holes, after, data["turn"], players, player)
-        if answers:
-            # The worst answer decides; among equals, what the target is worth unanswered.
-            value = 0.01 * value + min(
-                _projected(holes, _effect(after, other, r), data["turn"], players, player)
-                for r in _replies(data, after, other))
-        options.append((value, text))
+        options.append((_projected(holes, after, data["turn"], players, player), text))
     shuffled = rng.shuffled(options)
     if pick_any:
         base = next(v for v, t in options if t == "pass")
@@ -248,7 +223,9 @@ class EasyGalaxies(GalaxiesPlayer):
         return rng.choice(sorted(set(view["hand"]), key=KINDS.index))
 
     def target(self, state, seat, rng):
-        return greedy_target(state, seat, rng, pick_any=True)
+        """Usually the target that counts best for it now (it never guesses the other's
+        answer); one time in three any target no worse than passing."""
+        return greedy_target(state, seat, rng, pick_any=rng.below(3) == 0)
 
 
 class StrongGalaxies(GalaxiesPlayer):

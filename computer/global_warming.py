@@ -3,15 +3,15 @@
 read only the view; where they need a full state (to simulate a turn through the engine), a
 determinisation samples the hidden part consistently with what the view shows.
 
-easy:   a random die face; with steps, walks its own pawn to the tile least likely to sink;
+easy:   any die face, except that when its tile may sink this turn it usually picks a number;
+        with steps, walks its own pawn to the tile least likely to sink (never pushes);
         with null, passes.
-strong: commits by flat Monte Carlo: for each face, the same sampled worlds (the line coins'
-        hidden sides, the bag, the others' faces) are played to the end of the turn through the
-        engine, with a careful model of the others (each walks its own pawn to safety) and its
-        own act policy; the face with the best average survival (plus opponents drowned) wins.
-        Acting, it searches the reachable pawn placements (its own pawn with any one other
-        pawn, up to the steps it has) and tile moves, scoring them by the exact chance each
-        tile sinks at the end of this turn (and the next), computed from the visible coin sides.
+strong: searches its information set (computer/search.py): worlds drawn from its view (the
+        line coins' hidden sides, the bag, the others' faces left to the tree), everyone's
+        faces chosen at once by decoupled UCT, then each actor's best few actions (its own
+        pawn's walks and pushes of another pawn, tile moves beside a pawn, scored by `Board`
+        from the public sink chances), the sink, and an evaluation of who is out and how
+        risky each pawn's tile is.
 """
 
 from __future__ import annotations
@@ -257,15 +257,24 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
     level = "easy"
 
     def commit(self, view, rng):
+        """When its tile may sink this turn it usually picks a number, to walk away; otherwise
+        any face. It never thinks about what the others pick."""
+        board = Board.from_view(view)
+        pos = board.pawns.get(view["viewer"])
+        if pos is not None and board.now.get(board.tiles[pos], 0.0) > 0 and rng.below(4):
+            return rng.choice(VALUES[1:])
         return rng.choice(VALUES)
 
     def tile_move(self, board, seat, legal, rng):
         return "pass"
 
     def steps(self, board, seat, count, rng):
+        """Its own pawn to the reachable tile least likely to sink this turn, then next turn;
+        it never pushes another pawn."""
         best, risk = None, None
         for config, path in rng.shuffled(sorted(placements(board, (seat,), count).items())):
-            chance = board.now.get(board.tiles[config[0]], 0.0)
+            code = board.tiles[config[0]]
+            chance = (board.now.get(code, 0.0), board.next.get(code, 0.0))
             if path and (risk is None or chance < risk):
                 best, risk = path, chance
         return ", ".join(best) if best else None
