@@ -145,7 +145,8 @@ class Board:
         return cls(tiles_of(view), pawns_of(view), view["colours"],
                    sink_chances(view) if chances is None else chances)
 
-    def free_neighbours(self, pos, tiles, occupied) -> int:
+    @staticmethod
+    def free_neighbours(pos, tiles, occupied) -> int:
         return sum(1 for dx, dy in DIRECTIONS.values()
                    if (pos[0] + dx, pos[1] + dy) in tiles and (pos[0] + dx, pos[1] + dy) not in occupied)
 
@@ -305,9 +306,11 @@ class SearchModel:
     width = 5   # candidate actions kept per decision
 
     def __init__(self):
-        self._moves, self._chances = {}, {}
+        self._moves, self._chances, self.root = {}, {}, None
 
     def determinise(self, view, rng):
+        if self.root is None:
+            self.root = sink_chances(view)   # which tile sinks this turn, the next...
         return determinise(dict(view, committed=[], own_commit=None), rng)
 
     @staticmethod
@@ -393,22 +396,49 @@ class SearchModel:
         return self.moves(state, player)[0]
 
     def evaluate(self, state) -> dict[str, float]:
-        """Outlasting the others is what counts: a player out scores by how late they went out;
-        one afloat by how many are out, less the risk of the tile under their pawn."""
+        """Each player's value after this turn, in expectation over which tile sinks (the
+        chances the seat sees), not only the tile that sank in this sampled world: the pawns
+        are put back where the turn's actions left them, before the sink."""
         d = state["data"]
-        players = state["players"]
+        log = state["log"]
+        sink = next((e for e in log if e.get("event") == "sink"), None)
+        if sink is None:    # the turn did not end (a player left): judge what is there
+            board = self.board(d)
+            return self._judge(board.tiles, board.pawns, list(d["out"]), state["players"])
+        drowned = [e["player"] for e in log if e.get("event") == "drowned"]
+        tiles = {tuple(p): code for code, p in d["tiles"].items()}
+        tiles[tuple(sink["pos"])] = sink["tile"]
+        pawns = {p: tuple(q) for p, q in d["pawns"].items() if q is not None}
+        pawns.update({p: tuple(sink["pos"]) for p in drowned})
+        out = [p for p in d["out"] if p not in drowned]
+        now = self.root[0]
+        chance = {p: now.get(tiles[pos], 0.0) for p, pos in pawns.items()}
+        values = self._judge(tiles, pawns, out, state["players"])
+        values = {p: v * (1 - sum(chance.values())) for p, v in values.items()}
+        for victim, c in chance.items():
+            if c > 0:
+                sunk = dict(tiles)
+                del sunk[pawns[victim]]
+                rest = {p: q for p, q in pawns.items() if p != victim}
+                for p, v in self._judge(sunk, rest, out + [victim], state["players"]).items():
+                    values[p] += c * v
+        return values
+
+    def _judge(self, tiles, pawns, out, players) -> dict[str, float]:
+        """Outlasting the others is what counts: a player out scores by how late they went
+        out, the last one afloat 1; the others by how many are out, less the risk that their
+        tile sinks next turn, plus a little for free tiles around them."""
         n = len(players) - 1
-        outcome = GAME.outcome(state)
-        values = {p: 0.3 * d["out"].index(p) / n for p in d["out"]}
-        if outcome is not None:
-            return dict(values, **{p: 1.0 for p in outcome.winners})
-        board = self.board(d)
-        occupied = set(board.pawns.values())
-        for p, pos in board.pawns.items():
-            code = board.tiles[pos]
-            risk = board.now.get(code, 0.0) + 0.4 * board.next.get(code, 0.0)
-            exits = board.free_neighbours(pos, board.tiles, occupied)
-            values[p] = (0.35 + 0.55 * len(d["out"]) / n) * (1 - 0.5 * min(risk, 1.0)) \
+        values = {p: 0.3 * out.index(p) / n for p in out}
+        if len(pawns) == 1:
+            return dict(values, **{p: 1.0 for p in pawns})
+        later, third = self.root[1:2] or [{}], self.root[2:3] or [{}]
+        occupied = set(pawns.values())
+        for p, pos in pawns.items():
+            code = tiles[pos]
+            risk = later[0].get(code, 0.0) + 0.4 * third[0].get(code, 0.0)
+            exits = Board.free_neighbours(pos, tiles, occupied)
+            values[p] = (0.35 + 0.55 * len(out) / n) * (1 - 0.5 * min(risk, 1.0)) \
                 + 0.025 * min(exits, 4)
         return values
 

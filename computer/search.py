@@ -64,7 +64,8 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
     """The viewer's action after `iterations` iterations: the one tried most at the root.
 
     The tree grows at most `tree_turns` turns past the view's turn; from a new leaf a rollout
-    plays `rollout_turns` more turn ends (or to the end of the game) before evaluating."""
+    plays on to the end of the leaf's turn and `rollout_turns - 1` more (or to the end of the
+    game), then evaluates."""
     game = model.game
     me = view["viewer"]
     root = _Node()
@@ -73,8 +74,9 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
         state = model.determinise(view, rng)
         if start is None:
             start = model.clock(state)
-        node, path = root, []
+        node, path, stop = root, [], None
         while game.outcome(state) is None and model.clock(state) < start + tree_turns:
+            turn = model.clock(state)
             joint = []
             for player in game.awaited(state):
                 table = node.stats.setdefault(player, {})
@@ -86,10 +88,11 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
             child = node.children.get(key)
             if child is None:
                 node.children[key] = _Node()
+                stop = turn + rollout_turns
                 break
             node = child
-        leaf_clock = model.clock(state)
-        while game.outcome(state) is None and model.clock(state) < leaf_clock + rollout_turns:
+        # From a new leaf, play on to a cut-off; a walk that reached the horizon stops there.
+        while stop is not None and game.outcome(state) is None and model.clock(state) < stop:
             player = game.awaited(state)[0]
             state = game.apply(state, player, model.policy(state, player, rng))
         values = model.evaluate(state)
