@@ -311,6 +311,10 @@ class SearchModel:
     def determinise(self, view, rng):
         if self.root is None:
             self.root = sink_chances(view)   # which tile sinks this turn, the next...
+            self.habits = {p: [1] * len(VALUES) for p in view["players"]}
+            for event in view["log"]:
+                for p, face in (event.get("faces") or {}).items():
+                    self.habits[p][VALUES.index(face)] += 1
         return determinise(dict(view, committed=[], own_commit=None), rng)
 
     @staticmethod
@@ -389,6 +393,18 @@ class SearchModel:
                            for (pos,), path in found.items() if path or not used)
             for _, path, pos in (walks if used == steps else walks[-2:]):
                 yield used, dict(board.pawns, **{player: pos}), path
+
+    def guess(self, state, player, rng) -> str | None:
+        """Half the time, another player's face as their habits suggest (the faces they have
+        shown, as far back as the view's log goes); otherwise the tree's choice for them."""
+        if state["data"]["phase"] != "commit" or rng.below(2):
+            return None
+        weights = self.habits[player]
+        pick = rng.below(sum(weights))
+        for face, weight in zip(VALUES, weights):
+            pick -= weight
+            if pick < 0:
+                return face
 
     def policy(self, state, player, rng) -> str:
         if state["data"]["phase"] == "commit":

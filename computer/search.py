@@ -21,6 +21,9 @@ A game plugs in a model with:
     moves(state, player)      the candidate actions (text), pruned to the sensible ones
     policy(state, player, rng) the rollout's quick choice (text)
     evaluate(state)           {player: value in [0, 1]} at a cut-off or the end
+and may add:
+    guess(state, player, rng) another player's choice as the seat predicts it from what it
+                              has seen them do, or None to let the tree choose for them
 """
 
 from __future__ import annotations
@@ -39,14 +42,17 @@ class _Node:
         self.children: dict[tuple, _Node] = {}
 
 
-def _select(table: dict, options: list[str], rng: Rng, explore: float) -> str:
-    """UCB1 over the options available in this world; an option never tried goes first."""
+def _select(table: dict, options: list[str], rng: Rng, explore: float, guess=None) -> str:
+    """UCB1 over the options available in this world; an option never tried goes first. A
+    guess (a model's prediction of another player) is taken as it is."""
     for action in options:
         entry = table.get(action)
         if entry is None:
             table[action] = [0, 0.0, 0]
     for action in options:
         table[action][2] += 1
+    if guess in table:
+        return guess
     untried = [a for a in options if table[a][0] == 0]
     if untried:
         return untried[rng.below(len(untried))]
@@ -68,6 +74,7 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
     game), then evaluates."""
     game = model.game
     me = view["viewer"]
+    guesser = getattr(model, "guess", None)
     root = _Node()
     start = None
     for _ in range(iterations):
@@ -80,7 +87,9 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
             joint = []
             for player in game.awaited(state):
                 table = node.stats.setdefault(player, {})
-                joint.append((player, _select(table, model.moves(state, player), rng, explore)))
+                guess = guesser(state, player, rng) if guesser and player != me else None
+                joint.append((player, _select(table, model.moves(state, player), rng, explore,
+                                              guess)))
             for player, action in joint:
                 state = game.apply(state, player, action)
             path.append((node, joint))

@@ -114,6 +114,7 @@ def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
         truth = None
 
         def determinise(self, view, rng):
+            super().determinise(view, rng)
             self.root = [{self.truth["data"]["line"][0][0]: 1.0}] + cgw.sink_chances(view)[1:]
             return engine.freeze(dict(engine.thaw(self.truth), rng=rng.next64()))
 
