@@ -363,7 +363,7 @@ class SearchModel:
         else:
             steps = d["steps_left"]
             for own, pawns, path in self._own_walks(board, player, steps):
-                if path:
+                if path and own == steps:   # fewer steps would only defer the rest
                     scored[", ".join(path)] = board.score(player, pawns)
                 if own == steps:
                     continue

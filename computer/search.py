@@ -9,7 +9,9 @@ to choose picks from their own statistics at once (decoupled UCT: nobody sees th
 choices), elsewhere the one actor picks. A player's options may differ from world to world (a
 hidden hand), so an option is chosen only among those available in the current world, and its
 exploration term counts how often it was available. Each player maximises their own value, so
-the others are modelled as playing well for themselves, not as random.
+the others are modelled as playing well for themselves, not as random. A lone mover whose
+every option ends the turn takes the option the evaluation likes best for them (their last
+word), computed once per node.
 
 Budgets are iterations, never wall-clock time: the same seed and view give the same move on any
 machine.
@@ -35,11 +37,29 @@ from engine import Rng
 
 
 class _Node:
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "children", "last")
 
     def __init__(self):
         self.stats: dict[str, dict[str, list]] = {}    # player -> action -> [visits, total, seen]
         self.children: dict[tuple, _Node] = {}
+        self.last = None    # the best action of a last mover (see _last_word), or False
+
+
+def _last_word(model, state, player, options):
+    """When every option of a lone mover ends the turn, the turn's value is known at once:
+    their best option by the evaluation (the same in every world, as the evaluation reads
+    only what is public). Otherwise False: the tree chooses."""
+    game = model.game
+    turn = model.clock(state)
+    best, best_value = False, None
+    for action in options:
+        after = game.apply(state, player, action)
+        if game.outcome(after) is None and model.clock(after) == turn:
+            return False
+        value = model.evaluate(after)[player]
+        if best_value is None or value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def _select(table: dict, options: list[str], rng: Rng, explore: float, guess=None) -> str:
@@ -85,11 +105,17 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
         while game.outcome(state) is None and model.clock(state) < start + tree_turns:
             turn = model.clock(state)
             joint = []
-            for player in game.awaited(state):
+            movers = game.awaited(state)
+            for player in movers:
                 table = node.stats.setdefault(player, {})
-                guess = guesser(state, player, rng) if guesser and player != me else None
-                joint.append((player, _select(table, model.moves(state, player), rng, explore,
-                                              guess)))
+                options = model.moves(state, player)
+                if len(movers) == 1:
+                    if node.last is None:
+                        node.last = _last_word(model, state, player, options)
+                    guess = node.last or None
+                else:
+                    guess = guesser(state, player, rng) if guesser and player != me else None
+                joint.append((player, _select(table, options, rng, explore, guess)))
             for player, action in joint:
                 state = game.apply(state, player, action)
             path.append((node, joint))
