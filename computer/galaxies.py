@@ -251,6 +251,7 @@ class SearchModel:
 
     game = GAME
     width = 5   # targets kept per card
+    last_word = False   # measured: the tree's choice of the second target beats the greedy one
 
     def __init__(self):
         self._targets = {}

@@ -26,6 +26,7 @@ A game plugs in a model with:
 and may add:
     guess(state, player, rng) another player's choice as the seat predicts it from what it
                               has seen them do, or None to let the tree choose for them
+    last_word = False         to let the tree choose for a last mover too (default True)
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
     game = model.game
     me = view["viewer"]
     guesser = getattr(model, "guess", None)
+    last_word = getattr(model, "last_word", True)
     root = _Node()
     start = None
     for _ in range(iterations):
@@ -109,7 +111,7 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
             for player in movers:
                 table = node.stats.setdefault(player, {})
                 options = model.moves(state, player)
-                if len(movers) == 1:
+                if len(movers) == 1 and last_word:
                     if node.last is None:
                         node.last = _last_word(model, state, player, options)
                     guess = node.last or None
