@@ -441,22 +441,23 @@ class SearchModel:
         return values
 
     def _judge(self, tiles, pawns, out, players) -> dict[str, float]:
-        """Outlasting the others is what counts: a player out scores by how late they went
-        out, the last one afloat 1; the others by how many are out, less the risk that their
-        tile sinks next turn, plus a little for free tiles around them."""
+        """Outlasting the others is what counts, as a chance to win: a player out scores a
+        little by how late they went out, the last one afloat 1; those afloat share the win,
+        each less the risk that their tile sinks soon, plus a little for free tiles around."""
         n = len(players) - 1
         values = {p: 0.3 * out.index(p) / n for p in out}
         if len(pawns) == 1:
             return dict(values, **{p: 1.0 for p in pawns})
         later, third = self.root[1:2] or [{}], self.root[2:3] or [{}]
         occupied = set(pawns.values())
+        strength = {}
         for p, pos in pawns.items():
             code = tiles[pos]
             risk = later[0].get(code, 0.0) + 0.4 * third[0].get(code, 0.0)
             exits = Board.free_neighbours(pos, tiles, occupied)
-            values[p] = (0.35 + 0.55 * len(out) / n) * (1 - 0.5 * min(risk, 1.0)) \
-                + 0.025 * min(exits, 4)
-        return values
+            strength[p] = (1 - 0.5 * min(risk, 1.0)) * (0.8 + 0.05 * min(exits, 4))
+        total = sum(strength.values())
+        return dict(values, **{p: v / total for p, v in strength.items()})
 
 
 def _around(pos):
