@@ -72,7 +72,7 @@ def _select(table: dict, options: list[str], rng: Rng, explore: float, guess=Non
             table[action] = [0, 0.0, 0]
     for action in options:
         table[action][2] += 1
-    if guess in table:
+    if guess in options:
         return guess
     untried = [a for a in options if table[a][0] == 0]
     if untried:

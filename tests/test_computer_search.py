@@ -9,6 +9,7 @@ import pytest
 import engine
 from computer import galaxies as cgal
 from computer import global_warming as cgw
+from computer import global_warming_search as cgws
 from computer.search import search
 from engine import Rng
 
@@ -54,7 +55,7 @@ class Counting:
         return self.model.determinise(view, rng)
 
 
-@pytest.mark.parametrize("game,model,players", [(GW, cgw.SearchModel, ["ann", "bob", "cat"]),
+@pytest.mark.parametrize("game,model,players", [(GW, cgws.SearchModel, ["ann", "bob", "cat"]),
                                                 (GALAXIES, cgal.SearchModel, ["ann", "bob"])])
 def test_every_iteration_searches_a_world_drawn_from_the_view(game, model, players):
     state = random_state(game, players, seed=4, moves=5)
@@ -110,7 +111,7 @@ def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
         twins.append(state)
     assert all(GW.view(t, "ann") == GW.view(twins[0], "ann") for t in twins)
 
-    class Peeking(cgw.SearchModel):
+    class Peeking(cgws.SearchModel):
         truth = None
 
         def determinise(self, view, rng):
