@@ -285,19 +285,19 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
 
 class StrongGlobalWarming(GlobalWarmingPlayer):
     """Searches over its information set (computer/search.py): this turn's faces, everyone's
-    actions and the sink, in worlds drawn from its view, then one more turn played quickly."""
+    actions and the sink, in worlds drawn from its view."""
 
     level = "strong"
-    iterations = 300
+    per_pawn = 150   # iterations per pawn afloat: more players, more faces to weigh (measured)
 
     def __init__(self, seed: int = 0, iterations: int | None = None):
         super().__init__(seed)
-        if iterations is not None:
-            self.iterations = iterations
+        self.iterations = iterations
 
     def decide(self, view, rng):
         from .global_warming_search import SearchModel   # it reads this module's helpers
-        return search(SearchModel(), view, rng, self.iterations, tree_turns=1, rollout_turns=1)
+        budget = self.iterations or self.per_pawn * len(pawns_of(view))
+        return search(SearchModel(), view, rng, budget, tree_turns=1, rollout_turns=1)
 
 
 PLAYERS = {"easy": EasyGlobalWarming, "strong": StrongGlobalWarming}
