@@ -3,24 +3,25 @@ holds (only the hand's size shows), the order of the face-down path cards (both 
 while cards are being chosen, the other player's card. What is known: every card played (the
 reveals in the log), every System placed by a Form, so the number of Systems in each hand.
 
-easy:   a random card; its target chosen at random among those that do not lower the plain
-        count of systems around its own hole against the other's.
-strong: chooses its card by flat Monte Carlo: in sampled worlds (the other's hand and card,
-        drawn consistently with what is known) both cards resolve with a greedy policy and the
-        turn's end is judged by `evaluate`; targets are chosen greedily by `evaluate`, which
-        counts the systems that will travel with each hole (a stack on the cell a hole steps
-        onto next is lost) and, in the last turn, the final score.
+easy:   a random card; usually the target `evaluate` likes best now (never guessing the
+        other's answer), one time in three any target no worse than passing.
+strong: searches its information set (computer/search.py) to the end of the game: worlds
+        drawn from its view (the other's hand and both paths; the other's card is left to the
+        tree), both cards chosen at once by decoupled UCT, each card's best few targets by
+        `evaluate`, which counts the systems that will travel with each hole (a stack on the
+        cell a hole steps onto next is lost) and, in the last turn, the final score.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Mapping
 
 import engine
 from engine import Rng, freeze
-from engine.galaxies import targets
 
 from .base import ComputerPlayer
+from .search import search
 
 GAME = engine.get_game("galaxies")
 KINDS = ("system", "form", "merge", "shift")
@@ -43,13 +44,6 @@ def _systems_in_hand(view, player) -> int:
     formed = sum(1 for e in view["log"] if e.get("event") == "place"
                  and e.get("player") == player and e.get("card") == "form")
     return 4 - played - formed
-
-
-def _minus(pool: list[str], taken) -> list[str]:
-    pool = list(pool)
-    for kind in taken:
-        pool.remove(kind)
-    return pool
 
 
 def _minus_known(pool: list[str], taken) -> list[str]:
@@ -189,35 +183,18 @@ def _effect(stacks: dict, player, action: str) -> dict:
     return stacks
 
 
-def _replies(data, stacks: dict, other) -> list[str]:
-    """The other's possible targets (and pass) for their revealed card, on `stacks`."""
-    kind = data["reveal"]["cards"][other]
-    d = {"holes": data["holes"], "hands": data["hands"],
-         "stacks": [[x, y, [other] * n] for (x, y), n in sorted(stacks.items())]}
-    return [str(a) for a in targets(d, other, kind)] + ["pass"]
-
-
-def greedy_target(state, player, rng: Rng, pick_any=False, reply=False) -> str:
+def greedy_target(state, player, rng: Rng, pick_any=False) -> str:
     """The target (or pass) that `evaluate` likes best after it; `pick_any`: a random one of
-    those that are no worse than passing (the easy player); `reply`: assume the other player,
-    if their card resolves after this one, answers with the target worst for us."""
+    those that are no worse than passing."""
     players = state["players"]
     data = state["data"]
     holes = {p: tuple(h) for p, h in data["holes"].items()}
     stacks = {(x, y): len(owners) for x, y, owners in data["stacks"]}
-    other = next(p for p in players if p != player)
-    answers = reply and other in data["queue"]
     options = []
     for action in GAME.legal_actions(state, player):
         text = str(action)
         after = _effect(stacks, player, text)
-        value = _projected(holes, after, data["turn"], players, player)
-        if answers:
-            # The worst answer decides; among equals, what the target is worth unanswered.
-            value = 0.01 * value + min(
-                _projected(holes, _effect(after, other, r), data["turn"], players, player)
-                for r in _replies(data, after, other))
-        options.append((value, text))
+        options.append((_projected(holes, after, data["turn"], players, player), text))
     shuffled = rng.shuffled(options)
     if pick_any:
         base = next(v for v, t in options if t == "pass")
@@ -246,55 +223,76 @@ class EasyGalaxies(GalaxiesPlayer):
         return rng.choice(sorted(set(view["hand"]), key=KINDS.index))
 
     def target(self, state, seat, rng):
-        return greedy_target(state, seat, rng, pick_any=True)
-
-
-# What a card still in hand is worth before the last turn (its chance to be useful later): a
-# Merge can steal a whole stack in the last turn, so it is kept for then unless it gains now.
-HOLDING = {"merge": 0.4, "shift": 0.15}
+        """Usually the target that counts best for it now (it never guesses the other's
+        answer); one time in three any target no worse than passing."""
+        return greedy_target(state, seat, rng, pick_any=rng.below(3) == 0)
 
 
 class StrongGalaxies(GalaxiesPlayer):
+    """Searches over its information set (computer/search.py): the cards both play and their
+    targets, to the end of the game, in worlds drawn from its view."""
+
     level = "strong"
-    samples = 8
+    iterations = 250
 
-    def __init__(self, seed: int = 0, samples: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None):
         super().__init__(seed)
-        if samples is not None:
-            self.samples = samples
+        if iterations is not None:
+            self.iterations = iterations
 
-    def target(self, state, seat, rng):
-        return greedy_target(state, seat, rng, reply=True)
+    def decide(self, view, rng):
+        return search(SearchModel(), view, rng, self.iterations, tree_turns=TURNS,
+                      rollout_turns=1)
 
-    def commit(self, view, rng):
-        me = view["viewer"]
-        undone = dict(view, committed=[p for p in view["committed"] if p != me], own_commit=None)
-        worlds = [rng.next64() for _ in range(self.samples)]
-        totals = {}
-        for kind in sorted(set(view["hand"]), key=KINDS.index):
-            kept = _minus(view["hand"], [kind])
-            keep = 0.0 if view["turn"] >= TURNS else sum(HOLDING.get(k, 0.0) for k in kept)
-            totals[kind] = keep * len(worlds) + sum(
-                self._play_turn(undone, me, kind, seed) for seed in worlds)
-        best = max(totals.values())
-        return rng.choice([k for k, v in totals.items() if v >= best - 1e-9])
+
+class SearchModel:
+    """Galaxies for the search: the cards in hand, the best few targets by `evaluate`, a quick
+    policy (a random card, the best target) and the judgement at a turn's end."""
+
+    game = GAME
+    width = 5   # targets kept per card
+    last_word = False   # measured: the tree's choice of the second target beats the greedy one
+
+    def __init__(self):
+        self._targets = {}
+
+    def determinise(self, view, rng):
+        return determinise(dict(view, committed=[], own_commit=None), rng)
 
     @staticmethod
-    def _play_turn(view, me, kind, seed) -> float:
-        """Resolve this turn's cards in one sampled world (the other's card drawn from their
-        sampled hand); both sides pick targets greedily; judge the turn's end."""
-        rng = Rng(seed)
-        state = determinise(view, rng)
-        for p in GAME.to_act(state):
-            if p != me and p not in state["data"]["commits"]:
-                state = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
-        state = GAME.apply(state, me, kind)
-        turn = state["data"]["turn"]
-        while GAME.outcome(state) is None and state["data"]["phase"] == "resolve" \
-                and state["data"]["turn"] == turn:
-            actor = state["data"]["actor"]
-            state = GAME.apply(state, actor, greedy_target(state, actor, rng))
-        return evaluate(state["data"], state["players"], me)
+    def clock(state) -> int:
+        return state["data"]["turn"]
+
+    def moves(self, state, player) -> list[str]:
+        d = state["data"]
+        if d["phase"] == "commit":
+            return sorted(set(d["hands"][player]), key=KINDS.index)
+        kind = d["reveal"]["cards"][player]
+        key = (d["stacks"], d["turn"], player, kind, d["hands"][player].count("system"),
+               tuple(d["queue"]))
+        if key not in self._targets:
+            holes = {p: tuple(h) for p, h in d["holes"].items()}
+            stacks = {(x, y): len(owners) for x, y, owners in d["stacks"]}
+            scored = {str(a): _projected(holes, _effect(stacks, player, str(a)), d["turn"],
+                                         state["players"], player)
+                      for a in GAME.legal_actions(state, player)}
+            self._targets[key] = sorted(scored, key=lambda t: (-scored[t], t))[:self.width]
+        return self._targets[key]
+
+    def policy(self, state, player, rng) -> str:
+        if state["data"]["phase"] == "commit":
+            return rng.choice(self.moves(state, player))
+        return self.moves(state, player)[0]
+
+    @staticmethod
+    def evaluate(state) -> dict[str, float]:
+        outcome = GAME.outcome(state)
+        players = state["players"]
+        if outcome is not None:
+            return {p: 1.0 if p in outcome.winners else 0.5 if outcome.draw else 0.0
+                    for p in players}
+        return {p: 0.5 + 0.5 * math.tanh(evaluate(state["data"], players, p) / 2)
+                for p in players}
 
 
 PLAYERS = {"easy": EasyGalaxies, "strong": StrongGalaxies}

@@ -3,15 +3,17 @@
 read only the view; where they need a full state (to simulate a turn through the engine), a
 determinisation samples the hidden part consistently with what the view shows.
 
-easy:   a random die face; with steps, walks its own pawn to the tile least likely to sink;
+easy:   any die face, except that when its tile may sink this turn it usually picks a number;
+        with steps, walks its own pawn to the tile least likely to sink (never pushes);
         with null, passes.
-strong: commits by flat Monte Carlo: for each face, the same sampled worlds (the line coins'
-        hidden sides, the bag, the others' faces) are played to the end of the turn through the
-        engine, with a careful model of the others (each walks its own pawn to safety) and its
-        own act policy; the face with the best average survival (plus opponents drowned) wins.
-        Acting, it searches the reachable pawn placements (its own pawn with any one other
-        pawn, up to the steps it has) and tile moves, scoring them by the exact chance each
-        tile sinks at the end of this turn (and the next), computed from the visible coin sides.
+strong: searches its information set (computer/search.py; the game's side of it is in
+        global_warming_search.py): worlds drawn from its view (the line coins' hidden sides,
+        the bag; the others' faces are left to the tree, half the time guessed from the faces
+        they have shown), everyone's faces chosen at once by decoupled UCT, then each actor's
+        best few actions (its own pawn's walks and pushes of another pawn, tile moves beside a
+        pawn, scored by `Board` from the public sink chances), the last actor taking its best
+        outright; each turn is judged in expectation over which tile sinks: who is out, and
+        the chance to win of those afloat.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from typing import Mapping
 
 import engine
 from engine import Rng, freeze
-from engine.global_warming import ACTION_ORDER, DIRECTIONS, SIDES, STEP_COUNT
+from engine.global_warming import DIRECTIONS, SIDES
 from engine.piecepack import SUIT_LETTERS, VALUES
 
 from .base import ComputerPlayer
+from .search import search
 
 GAME = engine.get_game("global-warming")
 LETTER_SUIT = {letter: suit for suit, letter in SUIT_LETTERS.items()}
@@ -52,16 +55,22 @@ def _matches(code: str, side: Mapping) -> bool:
 def line_worlds(view) -> list[tuple[str, ...]]:
     """Every assignment of afloat tiles to the line coins that agrees with their visible
     sides. Each is equally likely: every coin lies on a random side, in a random order."""
-    afloat = sorted(tiles_of(view).values())
-    candidates = [[c for c in afloat if _matches(c, side)] for side in view["coin_line"]]
+    return _worlds(sorted(tiles_of(view).values()), view["coin_line"])
+
+
+def _worlds(afloat, sides) -> list[tuple[str, ...]]:
+    candidates = [[c for c in afloat if _matches(c, side)] for side in sides]
     return [combo for combo in product(*candidates) if len(set(combo)) == len(combo)]
 
 
 def sink_chances(view) -> list[dict[str, float]]:
     """For each line position, {tile code: chance that coin names it}. Position 0 sinks at the
     end of this turn, position 1 at the end of the next."""
-    worlds = line_worlds(view)
-    chances = [dict() for _ in view["coin_line"]]
+    return _chances(line_worlds(view), len(view["coin_line"]))
+
+
+def _chances(worlds, length) -> list[dict[str, float]]:
+    chances = [dict() for _ in range(length)]
     for world in worlds:
         for k, code in enumerate(world):
             chances[k][code] = chances[k].get(code, 0.0) + 1.0 / len(worlds)
@@ -138,7 +147,8 @@ class Board:
         return cls(tiles_of(view), pawns_of(view), view["colours"],
                    sink_chances(view) if chances is None else chances)
 
-    def free_neighbours(self, pos, tiles, occupied) -> int:
+    @staticmethod
+    def free_neighbours(pos, tiles, occupied) -> int:
         return sum(1 for dx, dy in DIRECTIONS.values()
                    if (pos[0] + dx, pos[1] + dy) in tiles and (pos[0] + dx, pos[1] + dy) not in occupied)
 
@@ -148,6 +158,10 @@ class Board:
             q = (pos[0] + dx, pos[1] + dy)
             if q in tiles and q not in occupied:
                 yield q
+
+    def risk(self, pos) -> float:
+        code = self.tiles[pos]
+        return self.now.get(code, 0.0) + 0.4 * self.next.get(code, 0.0)
 
     def score(self, me, pawns=None, tiles=None) -> float:
         """How good the placement is for `me` at the end of this turn's actions."""
@@ -205,64 +219,11 @@ def _any_step(tiles, occupied) -> bool:
                for x, y in occupied for dx, dy in DIRECTIONS.values())
 
 
-def best_steps(board: Board, me, steps: int, rng: Rng, partners=True) -> str | None:
-    """The best steps for `me` as action text, or None when no step of the chosen pawns is
-    possible. `partners`: also try moving each other pawn together with its own."""
-    if me in board.pawns:
-        groups = [(me,)]
-        if partners:
-            groups += [(me, p) for p in board.pawns if p != me]
-    else:  # a pawnless actor (cannot happen while it survives) moves the others
-        groups = [(p,) for p in board.pawns]
-    best, best_value = None, None
-    for movers in groups:
-        found = placements(board, movers, steps)
-        for config, path in rng.shuffled(sorted(found.items())):
-            if not path:
-                continue
-            pawns = dict(board.pawns)
-            pawns.update(zip(movers, config))
-            value = board.score(me, pawns)
-            if best_value is None or value > best_value:
-                best, best_value = path, value
-    return ", ".join(best) if best else None
-
-
-def best_tile_move(board: Board, me, legal: list[str], rng: Rng) -> str:
-    """The null action: the tile move (or pass) that scores best for `me`."""
-    best, best_value = "pass", board.score(me)
-    by_pos = {pos: code for pos, code in board.tiles.items()}
-    for text in rng.shuffled(legal):
-        if text == "pass":
-            continue
-        src, dst = (tuple(int(c) for c in part.split(",")) for part in text.split(">"))
-        tiles = dict(by_pos)
-        tiles[dst] = tiles.pop(src)
-        value = board.score(me, tiles=tiles)
-        if value > best_value + 1e-9:
-            best, best_value = text, value
-    return best
-
-
 def _legal_texts(state, player) -> list[str]:
     return [str(a) for a in GAME.legal_actions(state, player)]
 
 
 # --------------------------------------------------------------------------- players
-
-
-def _random_walk(board: Board, steps: int, rng: Rng) -> dict:
-    """The pawns after `steps` single steps of random pawns (fewer if none can step)."""
-    pawns = dict(board.pawns)
-    for _ in range(steps):
-        occupied = set(pawns.values())
-        options = [(p, q) for p, pos in sorted(pawns.items())
-                   for q in Board._free_around(pos, board.tiles, occupied)]
-        if not options:
-            break
-        player, q = rng.choice(options)
-        pawns[player] = q
-    return pawns
 
 
 class GlobalWarmingPlayer(ComputerPlayer):
@@ -299,96 +260,44 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
     level = "easy"
 
     def commit(self, view, rng):
+        """When its tile may sink this turn it usually picks a number, to walk away; otherwise
+        any face. It never thinks about what the others pick."""
+        board = Board.from_view(view)
+        pos = board.pawns.get(view["viewer"])
+        if pos is not None and board.now.get(board.tiles[pos], 0.0) > 0 and rng.below(4):
+            return rng.choice(VALUES[1:])
         return rng.choice(VALUES)
 
     def tile_move(self, board, seat, legal, rng):
         return "pass"
 
     def steps(self, board, seat, count, rng):
+        """Its own pawn to the reachable tile least likely to sink this turn, then next turn;
+        it never pushes another pawn."""
         best, risk = None, None
         for config, path in rng.shuffled(sorted(placements(board, (seat,), count).items())):
-            chance = board.now.get(board.tiles[config[0]], 0.0)
+            code = board.tiles[config[0]]
+            chance = (board.now.get(code, 0.0), board.next.get(code, 0.0))
             if path and (risk is None or chance < risk):
                 best, risk = path, chance
         return ", ".join(best) if best else None
 
 
 class StrongGlobalWarming(GlobalWarmingPlayer):
+    """Searches over its information set (computer/search.py): this turn's faces, everyone's
+    actions and the sink, in worlds drawn from its view."""
+
     level = "strong"
-    samples = 40
+    per_pawn = 150   # iterations per pawn afloat: more players, more faces to weigh (measured)
 
-    def __init__(self, seed: int = 0, samples: int | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None):
         super().__init__(seed)
-        if samples is not None:
-            self.samples = samples
+        self.iterations = iterations
 
-    def tile_move(self, board, seat, legal, rng):
-        return best_tile_move(board, seat, legal, rng)
-
-    def steps(self, board, seat, count, rng):
-        return best_steps(board, seat, count, rng)
-
-    def commit(self, view, rng):
-        """Flat Monte Carlo over the six faces, each tried in the same sampled worlds."""
-        me = view["viewer"]
-        others = [p for p in pawns_of(view) if p != me and p not in view["timed_out"]]
-        chances = sink_chances(view)
-        worlds = line_worlds(view)
-        board = Board.from_view(view, chances)
-        samples = []
-        for _ in range(self.samples):
-            faces = {p: rng.choice(VALUES) for p in others}
-            samples.append((rng.next64(), faces, rng.choice(worlds)))
-        totals = {}
-        for face in VALUES:
-            totals[face] = sum(self._play_turn(board, me, dict(faces, **{me: face}), line, seed)
-                               for seed, faces, line in samples)
-        best = max(totals.values())
-        return rng.choice([f for f in VALUES if totals[f] >= best - 1e-9])
-
-    @staticmethod
-    def _play_turn(board: Board, me, faces, line, seed) -> float:
-        """The rest of this turn in one sampled world (the others' faces, the line coins'
-        tiles), on a light model of the rules: unique faces act in order, each number actor
-        walks its own pawn to the safest tile it can reach, a null actor passes; then the
-        leftmost coin's tile sinks. Scored for `me`: surviving, opponents drowned, and not
-        standing on the tile that sinks next."""
-        rng = Rng(seed)
-        counts = {}
-        for face in faces.values():
-            counts[face] = counts.get(face, 0) + 1
-        order = sorted((p for p, f in faces.items() if counts[f] == 1),
-                       key=lambda p: ACTION_ORDER.index(faces[p]))
-        pawns = dict(board.pawns)
-        for actor in order:
-            if faces[actor] == "n" or actor not in pawns:
-                continue
-            now = Board(board.tiles, pawns, board.colours, ())
-            now.now, now.next, now.third = board.now, board.next, board.third
-            if actor != me and rng.coin():
-                # The others are modelled half careful, half careless: a careless actor's
-                # steps go to any pawns at random (and may push ours).
-                pawns = _random_walk(now, STEP_COUNT[faces[actor]], rng)
-                continue
-            found = placements(now, (actor,), STEP_COUNT[faces[actor]])
-            best, best_value = None, None
-            for (pos,), path in rng.shuffled(sorted(found.items())):
-                trial = dict(pawns, **{actor: pos})
-                value = now.score(actor, trial)
-                if path and (best_value is None or value > best_value):
-                    best, best_value = pos, value
-            if best is not None:
-                pawns[actor] = best
-        sinking = next((pos for pos, code in board.tiles.items() if code == line[0]), None)
-        drowned = {p for p, pos in pawns.items() if pos == sinking}
-        if me in drowned:
-            return 0.0
-        value = 1.0 + 0.3 * len(drowned)
-        if len(line) > 1 and board.tiles.get(pawns[me]) == line[1]:
-            value -= 0.3
-        if len(line) > 2 and board.tiles.get(pawns[me]) == line[2]:
-            value -= 0.1
-        return value
+    def decide(self, view, rng):
+        from .global_warming_search import SearchModel   # it reads this module's helpers
+        budget = self.iterations or self.per_pawn * len(pawns_of(view))
+        return search(SearchModel(), view, rng, budget, tree_turns=1, rollout_turns=1)
 
 
 PLAYERS = {"easy": EasyGlobalWarming, "strong": StrongGlobalWarming}

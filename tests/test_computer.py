@@ -58,7 +58,9 @@ def fast(name, level, seed):
     if name == "relativity" and level == "strong":
         return crel.StrongRelativity(seed, nodes=1500)
     if name == "global-warming" and level == "strong":
-        return cgw.StrongGlobalWarming(seed, samples=6)
+        return cgw.StrongGlobalWarming(seed, iterations=30)
+    if name == "galaxies" and level == "strong":
+        return cgal.StrongGalaxies(seed, iterations=40)
     return computer.get_player(name, level, seed)
 
 
@@ -212,17 +214,22 @@ def hidden_variants(seat="ann"):
 
 
 class PeekingStrong(cgw.StrongGlobalWarming):
-    """A cheat for the test: it is handed the full state and knows which tile sinks."""
+    """A cheat for the test: it is handed the full state and knows which tile sinks (in the
+    chances it reads and the worlds it searches)."""
 
     def choose_from_state(self, state, seat):
         true_tile = state["data"]["line"][0][0]
         view = GW.view(state, seat)
-        original = cgw.sink_chances
-        cgw.sink_chances = lambda v: [{true_tile: 1.0}] + original(v)[1:]
+        original = cgw._worlds
+
+        def peeking(afloat, sides):
+            worlds = original(afloat, sides)
+            return [w for w in worlds if w[0] == true_tile] or worlds
+        cgw._worlds = peeking
         try:
             return self.choose(view)
         finally:
-            cgw.sink_chances = original
+            cgw._worlds = original
 
 
 def decisions(decide, states, seat="ann"):
@@ -232,7 +239,7 @@ def decisions(decide, states, seat="ann"):
 def test_global_warming_decisions_ignore_what_the_seat_cannot_see():
     states = hidden_variants()
     for level in computer.LEVELS:
-        player = computer.get_player("global-warming", level, 21)
+        player = fast("global-warming", level, 21)
         assert len(decisions(lambda s, p: player.choose(GW.view(s, p)), states)) == 1
     # The same check catches a player that reads the state.
     cheat = PeekingStrong(21)
@@ -249,7 +256,7 @@ def test_global_warming_act_decisions_ignore_hidden_coins():
             state = GW.apply(state, player, face)
         states.append(state)
     assert len({json_view(GW.view(s, "ann")) for s in states}) == 1
-    player = computer.get_player("global-warming", "strong", 3)
+    player = fast("global-warming", "strong", 3)
     assert len(decisions(lambda s, p: player.choose(GW.view(s, p)), states)) == 1
 
 
@@ -344,8 +351,7 @@ BYOP1 = engine.get_game("byop1")
 @pytest.mark.parametrize("level", computer.LEVELS)
 def test_galaxies_to_the_end_against_itself_and_random(level):
     for seed in (1, 2):
-        seats = {"ann": computer.get_player("galaxies", level, seed),
-                 "bob": computer.get_player("galaxies", level, seed + 9)}
+        seats = {"ann": fast("galaxies", level, seed), "bob": fast("galaxies", level, seed + 9)}
         assert GALAXIES.outcome(play(GALAXIES, seats, seed)) is not None
         seats["bob" if seed == 1 else "ann"] = None
         assert GALAXIES.outcome(play(GALAXIES, seats, seed)) is not None
@@ -374,7 +380,7 @@ def test_galaxies_decisions_ignore_the_hidden_hand_path_and_card():
         twins = [GALAXIES.resample_hidden(state, seat, seed=k) for k in range(8)]
         assert all(GALAXIES.view(t, seat) == GALAXIES.view(state, seat) for t in twins)
         for level in computer.LEVELS:
-            player = computer.get_player("galaxies", level, 5)
+            player = fast("galaxies", level, 5)
             assert len(decisions(lambda s, p: player.choose(GALAXIES.view(s, p)), twins, seat)) == 1
     # A player that reads the other's hand is caught by the same check.
     state = random_state(GALAXIES, ["ann", "bob"], seed=3, moves=4)

@@ -1,0 +1,128 @@
+"""The search over the seat's information set (computer/search.py) as Global Warming and
+Galaxies strong use it: it samples worlds only from the view, decides the same whatever the
+seat cannot see, and the same for the same seed and view."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from computer import galaxies as cgal
+from computer import global_warming as cgw
+from computer import global_warming_search as cgws
+from computer.search import search
+from engine import Rng
+
+GW = engine.get_game("global-warming")
+GALAXIES = engine.get_game("galaxies")
+
+
+def next_seat(game, state):
+    awaited = game.awaited(state)
+    return awaited[0] if awaited else game.to_act(state)[0]
+
+
+def random_state(game, players, seed, moves):
+    state = game.new_game(players, seed=seed)
+    chooser = Rng(seed)
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        state = game.apply(state, next_seat(game, state),
+                           chooser.choice(game.legal_actions(state, next_seat(game, state))))
+    return state
+
+
+def strong(game, seed, iterations=40):
+    if game is GW:
+        return cgw.StrongGlobalWarming(seed, iterations=iterations)
+    return cgal.StrongGalaxies(seed, iterations=iterations)
+
+
+class Counting:
+    """A model that passes everything to the game's own, counting the worlds drawn and
+    checking each was drawn from the view the search was given."""
+
+    def __init__(self, model, view):
+        self.model, self.view, self.worlds = model, view, 0
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def determinise(self, view, rng):
+        assert view is self.view
+        self.worlds += 1
+        return self.model.determinise(view, rng)
+
+
+@pytest.mark.parametrize("game,model,players", [(GW, cgws.SearchModel, ["ann", "bob", "cat"]),
+                                                (GALAXIES, cgal.SearchModel, ["ann", "bob"])])
+def test_every_iteration_searches_a_world_drawn_from_the_view(game, model, players):
+    state = random_state(game, players, seed=4, moves=5)
+    view = game.view(state, next_seat(game, state))
+    counting = Counting(model(), view)
+    action = search(counting, view, Rng(1), iterations=25)
+    assert counting.worlds == 25
+    assert action in {str(a) for a in game.legal_actions(state, view["viewer"])}
+
+
+@pytest.mark.parametrize("game,players,moves", [
+    (GW, ["ann", "bob"], 1), (GW, ["ann", "bob", "cat", "dan"], 3),   # others have chosen
+    (GW, ["ann", "bob", "cat"], 5), (GW, ["ann", "bob"], 9),           # acting, later turns
+    (GALAXIES, ["ann", "bob"], 1), (GALAXIES, ["ann", "bob"], 3),
+    (GALAXIES, ["ann", "bob"], 8), (GALAXIES, ["ann", "bob"], 13)])
+def test_strong_decides_the_same_whatever_the_seat_cannot_see(game, players, moves):
+    state = random_state(game, players, seed=7, moves=moves)
+    seat = next_seat(game, state)
+    twins = [game.resample_hidden(state, seat, seed=k) for k in range(6)]
+    assert all(game.view(t, seat) == game.view(state, seat) for t in twins)
+    assert len({game.to_json(t) for t in twins}) > 1, "the twins must differ in what is hidden"
+    player = strong(game, seed=3)
+    assert len({player.choose(game.view(t, seat)) for t in twins}) == 1
+
+
+@pytest.mark.parametrize("game,players", [(GW, ["ann", "bob", "cat"]), (GALAXIES, ["ann", "bob"])])
+def test_the_same_seed_and_view_give_the_same_move(game, players):
+    for moves in (0, 4, 7):
+        state = random_state(game, players, seed=11, moves=moves)
+        view = game.view(state, next_seat(game, state))
+        assert strong(game, 5).choose(view) == strong(game, 5).choose(view)
+
+
+def test_global_warming_strong_steps_off_a_tile_that_may_sink_now():
+    # ann stands on the 3 of Suns; the leftmost coin shows a 3, so her tile may sink at the
+    # end of this turn, and she has four steps to get away.
+    state = GW.new_game(["ann", "bob"], seed=8, options={
+        "starts": ["S3", "Mn"], "coins": ["S3:value", "M2:suit", "Ca:value"]})
+    state = GW.apply(GW.apply(state, "ann", "4"), "bob", "a")
+    action = strong(GW, 1, iterations=60).choose(GW.view(state, "ann"))
+    after = GW.apply(state, "ann", action)
+    x, y = after["data"]["pawns"]["ann"]
+    tile = next(code for code, p in after["data"]["tiles"].items() if tuple(p) == (x, y))
+    assert tile[1] != "3"
+
+
+def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
+    # Twins that differ in which 3 sinks at the end of this turn; ann stands on the 3 of Suns.
+    twins = []
+    for first in ("S3", "M3", "C3", "A3"):
+        state = GW.new_game(["ann", "bob"], seed=8, options={
+            "starts": ["S3", "Mn"], "coins": [f"{first}:value", "M2:suit", "Ca:value"]})
+        twins.append(state)
+    assert all(GW.view(t, "ann") == GW.view(twins[0], "ann") for t in twins)
+
+    class Peeking(cgws.SearchModel):
+        truth = None
+
+        def determinise(self, view, rng):
+            super().determinise(view, rng)
+            self.root = [{self.truth["data"]["line"][0][0]: 1.0}] + cgw.sink_chances(view)[1:]
+            return engine.freeze(dict(engine.thaw(self.truth), rng=rng.next64()))
+
+    def peeking(state):
+        model = Peeking()
+        model.truth = state
+        return search(model, GW.view(state, "ann"), Rng(2), iterations=60)
+    assert len({peeking(t) for t in twins}) > 1
+    fair = strong(GW, 2, iterations=60)
+    assert len({fair.choose(GW.view(t, "ann")) for t in twins}) == 1
