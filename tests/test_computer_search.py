@@ -12,25 +12,10 @@ from computer import global_warming as cgw
 from computer import global_warming_search as cgws
 from computer.search import search
 from engine import Rng
+from tests.test_computer import next_seat, random_state  # noqa: F401
 
 GW = engine.get_game("global-warming")
 GALAXIES = engine.get_game("galaxies")
-
-
-def next_seat(game, state):
-    awaited = game.awaited(state)
-    return awaited[0] if awaited else game.to_act(state)[0]
-
-
-def random_state(game, players, seed, moves):
-    state = game.new_game(players, seed=seed)
-    chooser = Rng(seed)
-    for _ in range(moves):
-        if game.outcome(state) is not None:
-            break
-        state = game.apply(state, next_seat(game, state),
-                           chooser.choice(game.legal_actions(state, next_seat(game, state))))
-    return state
 
 
 def strong(game, seed, iterations=40):
