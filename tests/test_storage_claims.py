@@ -28,6 +28,7 @@ async def test_concurrent_claims_are_disjoint_and_lapsed_leases_are_taken_over(t
     taken = await b.claim_timers("p9", 100.0, 1030.0, 1060.0)
     assert {(t.game_id, t.kind) for t in taken} == set(got)
     t = claims[0][0]
+    assert (await a.timers_of(t.game_id))[t.kind].claimed_by == "p9"   # (who holds it, to all)
     game = await a.get_game(t.game_id)
     with pytest.raises(Conflict):
         await a.set_timer(t.game_id, game.version, t.kind, 900.0,

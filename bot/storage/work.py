@@ -40,8 +40,9 @@ class WorkStore:
 
     async def timers_of(self, game_id: int) -> dict[str, Timer]:
         async with self.engine.connection() as tx:
-            return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await tx.rows(
-                    "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,))}
+            return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in await tx.rows(
+                    "SELECT game_id, kind, due_at, data, claimed_by FROM timers WHERE game_id=?",
+                    (game_id,))}
 
     async def _still(self, tx, game_id: int, expected_version: int,
                      claim: tuple[str, str] | None) -> None:
