@@ -178,3 +178,29 @@ async def test_leases_are_renewed_while_a_transaction_of_the_process_waits(tmp_p
     assert await b.claim_timers("b", 10.0, 1065.0, 1100.0) == []   # (still a's)
     await a.close()
     await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_work_queued_wakes_the_other_processes_not_its_own(tmp_path):
+    """A process wakes its own worker when it queues work (as on SQLite): its NOTIFY is for
+    the others, and waking itself again would cost it a second look at the database."""
+    a, b = await two_stores(tmp_path)
+    woken = {"a": 0, "b": 0}
+    for name, store in (("a", a), ("b", b)):
+        await store.engine.listen(lambda name=name: woken.__setitem__(name, woken[name] + 1))
+    for _ in range(200):
+        if a.engine.listening and b.engine.listening:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    woken.update(a=0, b=0)   # (each wakes once as its listener connects)
+    game = await new_game(a)
+    await a.add_notices(game.id, [Notice("channel", 2, {"content": "hello"})], 1.0)
+    for _ in range(200):
+        if woken["b"]:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    assert woken == {"a": 0, "b": 1}
+    await a.close()
+    await b.close()

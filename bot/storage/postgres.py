@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
+import secrets
 from typing import Any, Iterable
 
 try:
@@ -49,8 +51,9 @@ class MissingDriver(RuntimeError):
 
 
 class PgTx:
-    def __init__(self, conn):
+    def __init__(self, conn, sender: str = ""):
         self.conn = conn
+        self.sender = sender   # the engine's name in its NOTIFYs (its own listener skips them)
         self.notified = False
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
@@ -80,7 +83,7 @@ class PgTx:
         # move queues notices and timers: a round trip saved)
         if not self.notified:
             self.notified = True
-            await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+            await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', $1)", self.sender)
 
 
 async def _take_bot_locks(conn, shard_ids: Iterable[int] | None) -> str | None:
@@ -127,6 +130,9 @@ class PostgresEngine(Engine):
         self._held = None   # the connection holding the BOT_LOCK locks
         self._listener = None   # the connection LISTENing (see listen)
         self._listening: asyncio.Task | None = None
+        # Named in this engine's NOTIFYs: its process wakes itself when it queues work (as on
+        # SQLite), so its own NOTIFY would only make it look at the database a second time.
+        self.sender = secrets.token_hex(8)
         # One statement or transaction of this process at a time, as on SQLite: a read waits
         # for the write begun before it (the bot reads what it has just answered), and the
         # process behaves the same on either engine. Other processes are kept apart by the
@@ -208,7 +214,8 @@ class PostgresEngine(Engine):
                 continue
             try:
                 conn.add_termination_listener(lambda _conn: dropped.set())
-                await conn.add_listener(CHANNEL, lambda *_: wake())
+                await conn.add_listener(CHANNEL, lambda _c, _pid, _ch, sender:
+                                        sender == self.sender or wake())
                 self._listener = conn
                 failures = 0
                 wake()   # (what was queued while it was down)
@@ -220,17 +227,17 @@ class PostgresEngine(Engine):
     @contextlib.asynccontextmanager
     async def connection(self):
         async with self.lock, self.pool.acquire() as conn:
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def beside(self):
         async with self.pool.acquire() as conn:   # (not behind `lock`: see Engine.beside)
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def transaction(self):
         async with self.lock, self.pool.acquire() as conn, conn.transaction():
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def migrating(self):
