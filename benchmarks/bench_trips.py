@@ -19,8 +19,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncpg  # noqa: E402
-
 import engine  # noqa: E402
 from tests import pg  # noqa: E402
 from tests.botkit import command, fake_discord, open_game, running_bot  # noqa: E402
