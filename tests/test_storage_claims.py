@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Conflict, Notice
+from bot.storage import Conflict, Notice, Store
+from tests.pg import database_for
 from tests.test_storage_concurrency import new_game, two_stores
 
 
@@ -204,3 +205,41 @@ async def test_work_queued_wakes_the_other_processes_not_its_own(tmp_path):
     assert woken == {"a": 0, "b": 1}
     await a.close()
     await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_work_of_a_game_wakes_the_process_of_its_servers_shard(tmp_path):
+    """A NOTIFY for a game wakes the process that serves its server's shard, not the others;
+    one of no game (a process stopping: its work is free) wakes them all."""
+    from bot.work import serves
+
+    stores = [*(await two_stores(tmp_path)), await Store.open(database_for(tmp_path / "db.sqlite3"))]
+    writer, zero, one = stores
+    woken = {"zero": 0, "one": 0}
+    for name, store, shard in (("zero", zero, 0), ("one", one, 1)):
+        settings = type("Settings", (), {"shard_ids": (shard,), "shard_count": 2})
+        await store.engine.listen(lambda name=name: woken.__setitem__(name, woken[name] + 1),
+                                  serves(settings))
+    for _ in range(200):
+        if zero.engine.listening and one.engine.listening:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    woken.update(zero=0, one=0)
+    game = await new_game(writer)
+    await writer.engine.execute("UPDATE games SET guild_id=? WHERE id=?", ((7 << 22) | 5, game.id))
+    await writer.add_notices(game.id, [Notice("channel", 2, {"content": "hello"})], 1.0)
+    for _ in range(200):
+        if woken["one"]:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    assert woken == {"zero": 0, "one": 1}   # (guild 7 << 22: shard 1 of 2)
+    await writer.release_leases("gone")
+    for _ in range(200):
+        if woken["zero"]:
+            break
+        await asyncio.sleep(0.02)
+    assert woken == {"zero": 1, "one": 2}
+    for store in stores:
+        await store.close()

@@ -14,7 +14,6 @@ import contextlib
 import logging
 import re
 import secrets
-import secrets
 from typing import Any, Iterable
 
 try:
@@ -78,12 +77,15 @@ class PgTx:
     async def xact_lock(self, key: str) -> None:
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
-    async def notify(self) -> None:
+    async def notify(self, game_id: int | None = None) -> None:
         # sent at commit only (and not at all on rollback); one per transaction is enough (a
-        # move queues notices and timers: a round trip saved)
+        # move queues notices and timers: a round trip saved). The payload: the sender, and
+        # the server of the game (its shard's process is the one to wake; see listen)
         if not self.notified:
             self.notified = True
-            await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', $1)", self.sender)
+            await self.conn.execute(
+                f"SELECT pg_notify('{CHANNEL}', $1 || COALESCE(':' || "
+                "(SELECT guild_id FROM games WHERE id=$2)::text, ''))", self.sender, game_id)
 
 
 async def _take_bot_locks(conn, shard_ids: Iterable[int] | None) -> str | None:
@@ -185,19 +187,26 @@ class PostgresEngine(Engine):
         self._held = conn
         return None
 
-    async def listen(self, wake) -> bool:
-        """Call `wake()` on every NOTIFY of CHANNEL, through a connection of its own (not the
-        pool's: LISTEN is the session's); if it drops, connect again (`listening` is False
-        meanwhile, and the worker looks at the database more often)."""
+    async def listen(self, wake, serves=None) -> bool:
+        """Call `wake()` on every NOTIFY of CHANNEL but this engine's own, and, with `serves`,
+        only for work of the servers `serves(guild_id)` says this process serves (or of no
+        server), through a connection of its own (not the pool's: LISTEN is the session's);
+        if it drops, connect again (`listening` is False meanwhile, and the worker looks at
+        the database more often)."""
+        def heard(_conn, _pid, _channel, payload: str) -> None:
+            sender, _, guild = payload.partition(":")
+            if sender != self.sender and not (guild and serves and not serves(int(guild))):
+                wake()
+
         if self._listening is None:
-            self._listening = asyncio.create_task(self._listen(wake), name="piecepack-listen")
+            self._listening = asyncio.create_task(self._listen(heard, wake), name="piecepack-listen")
         return True
 
     @property
     def listening(self) -> bool:
         return self._listener is not None and not self._listener.is_closed()
 
-    async def _listen(self, wake) -> None:
+    async def _listen(self, heard, wake) -> None:
         failures = 0
         while True:
             dropped = asyncio.Event()
@@ -214,8 +223,7 @@ class PostgresEngine(Engine):
                 continue
             try:
                 conn.add_termination_listener(lambda _conn: dropped.set())
-                await conn.add_listener(CHANNEL, lambda _c, _pid, _ch, sender:
-                                        sender == self.sender or wake())
+                await conn.add_listener(CHANNEL, heard)
                 self._listener = conn
                 failures = 0
                 wake()   # (what was queued while it was down)

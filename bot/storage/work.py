@@ -28,7 +28,7 @@ class WorkStore:
             await tx.executemany(
                 "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
                 "next_attempt_at, tag, edit_of) VALUES(?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            await tx.notify()
+            await tx.notify(game_id)
 
     # ---- timers ----------------------------------------------------------------------------
 
@@ -76,7 +76,7 @@ class WorkStore:
                     "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
                     "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, "
                     "claimed_by=NULL, lease_until=NULL", (game_id, kind, due_at))
-                await tx.notify()
+                await tx.notify(game_id)
             await self._insert_notices(tx, game_id, notices, now)
 
     async def claim_timers(self, me: str, now: float, wall: float, until: float,
@@ -361,5 +361,5 @@ class WorkStore:
                  if due is not None])
             await tx.executemany("DELETE FROM timers WHERE game_id=? AND kind=?",
                                  [(game_id, kind) for kind, (due, _) in timers.items() if due is None])
-            await tx.notify()
+            await tx.notify(game_id)
             await self._insert_notices(tx, game_id, notices, now)
