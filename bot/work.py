@@ -94,6 +94,18 @@ async def holding(store, game_id: int, kind: str, me: str, lease: float):
             log.warning("could not release timer %s of game %s: %r", kind, game_id, exc)
 
 
+def serves(settings):
+    """Whether this process serves a server (`guild_id`), by Discord's rule of its shard; None
+    when it runs all the shards. Another process's NOTIFY for a game wakes only the process of
+    the game's server: it answers the game's interactions and is the one to take its work over
+    (the process that queued the work does it itself)."""
+    ids, count = getattr(settings, "shard_ids", None), getattr(settings, "shard_count", None)
+    if ids is None or not count:
+        return None
+    mine = frozenset(ids)
+    return lambda guild_id: (guild_id >> 22) % count in mine
+
+
 class Worker:
     """The background loop of one bot (started by its setup_hook unless `background` is off;
     tests call `run_due()` instead)."""
@@ -173,7 +185,8 @@ class Worker:
 
     async def _background(self) -> None:
         engine = self.bot.store.engine
-        heard = await engine.listen(self.wake)   # (other processes' work: PostgreSQL only)
+        # (other processes' work: PostgreSQL only; of the servers of this process's shards)
+        heard = await engine.listen(self.wake, serves(getattr(self.bot, "settings", None)))
         if engine.name == "sqlite":   # one process per file: a killed run's claims need not lapse
             await self.bot.store.release_leases(None)
         else:

@@ -50,13 +50,20 @@ def pytest_generate_tests(metafunc):
         engines = ["sqlite"]
     if metafunc.definition.get_closest_marker("postgresql_only"):
         engines = [e for e in engines if e == "postgresql"]
+    if metafunc.definition.get_closest_marker("two_processes_too"):
+        # also as a public instance runs: two processes (shards 0 and 1 of 2) on one PostgreSQL
+        setups = [(e, 1) for e in engines] + [("postgresql", 2)] * ("postgresql" in engines)
+        metafunc.parametrize(("db_engine", "processes"), setups, indirect=True,
+                             ids=engines + ["postgresql-two-processes"] * ("postgresql" in engines))
+        return
     metafunc.parametrize("db_engine", engines, indirect=True)
 
 
 def pytest_collection_modifyitems(config, items):
-    if pg.available():
+    wanted = "postgresql" in _engines()   # (tests named [postgresql] outside BOTH_ENGINES too)
+    if wanted and pg.available():
         return
-    if os.environ.get("PIECEPACK_REQUIRE_PG"):
+    if wanted and os.environ.get("PIECEPACK_REQUIRE_PG"):
         raise pytest.UsageError("PIECEPACK_REQUIRE_PG=1 but there is no PostgreSQL: install "
                                 "Debian's postgresql or set PIECEPACK_TEST_PG to a server's URL.")
     kept = [item for item in items if "[postgresql" not in item.nodeid]
@@ -70,6 +77,12 @@ def pg_server():
     url = pg.SERVER.start()
     yield url
     pg.SERVER.stop()
+
+
+@pytest.fixture
+def processes(request):
+    """How many bot processes a `two_processes_too` test runs (tests/processes.py's Instance)."""
+    return getattr(request, "param", 1)
 
 
 @pytest.fixture(autouse=True)   # (autouse: the modules of BOTH_ENGINES need not name it)

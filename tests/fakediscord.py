@@ -45,7 +45,7 @@ Shards: IDENTIFY's ``shard: [id, count]`` is kept per session; a session gets RE
 GUILD_CREATE for the guilds of its shard only (``(guild_id >> 22) % count``), and a guild's
 events and interactions go to that shard's newest session; events and interactions without a
 guild (DMs, DM buttons) go to shard 0 only, as on Discord. ``fake.recommended_shards`` is what
-GET /gateway/bot answers (1).
+GET /gateway/bot answers (1). ``FakeDiscord(guild_shard=(1, 2))`` puts the first server on shard 1 of 2.
 
 Building the world (ids are str snowflakes; a "user" argument is an id, str or int)::
 
@@ -583,7 +583,7 @@ class _Session:
 class FakeDiscord:
     def __init__(self, *, token: str = "fake-discord-bot-token.for-tests-only", guild_name: str = "Piecepack Club",
                  channel_name: str = "games", bot_name: str = "Piecepack", strict: bool = False,
-                 response_deadline: float = 3.0) -> None:
+                 response_deadline: float = 3.0, guild_shard: tuple[int, int] = (0, 1)) -> None:
         self.token = token
         self.strict = strict
         self.response_deadline = response_deadline
@@ -624,6 +624,9 @@ class FakeDiscord:
         self.bot_user_id = self.application_id  # as on Discord: the bot user has the app's id
         self.guild_name = guild_name
         self.guild_id = self._snowflake()
+        while self.shard_of(self.guild_id, guild_shard[1]) != guild_shard[0]:   # (its shard of how many)
+            self._last_snowflake += 1 << 22   # (the next millisecond: as add_guild)
+            self.guild_id = str(self._last_snowflake)
         self._guilds: dict[str, str] = {self.guild_id: guild_name}   # id -> name
         self._roles[self.guild_id] = Role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS, position=0)
         self.bot_role_id = self._new_role(bot_name, BOT_PERMISSIONS, managed=True)

@@ -19,7 +19,7 @@ from bot.app import GATEWAY_GRACE, HEARTBEAT_STALE, PiecepackBot, health_problem
 from bot.settings import Settings
 from bot.storage import Event, Store
 from tests.botkit import fake_discord
-from tests.test_bot_process import BotProcess
+from tests.processes import BotProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 

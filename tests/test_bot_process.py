@@ -1,74 +1,31 @@
 """`python -m bot` as a separate process, configured only by environment variables, against the
-in-process fake Discord: publish, lobby, /move with autocomplete, a process restart, /resign."""
+in-process fake Discord: publish, lobby, /move with autocomplete, a process restart, /resign.
+Also as a public instance runs: two processes (shards 0 and 1) on one PostgreSQL, the server on
+shard 1, both restarted."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.botkit import command, fake_discord, press, said
-from tests.pg import database_for
+from tests.processes import BotProcess, Instance
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-class BotProcess:
-    def __init__(self, fake, db: Path, cwd: Path):
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONPATH": str(ROOT),
-            "DISCORD_TOKEN": fake.token,
-            "DISCORD_API_BASE": fake.base_url,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "PIECEPACK_DB": database_for(db),
-            "PIECEPACK_HEALTH_FILE": f"{db}.health",
-            "PIECEPACK_GUILD_READY_TIMEOUT": "0.05",
-            "PIECEPACK_IDENTIFY_SPACING": "0",   # (Discord's 5 s between IDENTIFYs: not in tests)
-            "LOG_LEVEL": "DEBUG",
-        }
-        self.cwd = cwd
-        self.output = bytearray()
-
-    async def __aenter__(self):
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self.cwd, env=self.env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-        self.reader = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self):
-        while chunk := await self.proc.stdout.read(65536):
-            self.output += chunk
-
-    async def stop(self) -> int:
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-        code = await asyncio.wait_for(self.proc.wait(), 20)
-        await self.reader
-        return code
-
-    async def __aexit__(self, *exc):
-        if self.proc.returncode is None:
-            self.proc.kill()
-            await self.proc.wait()
-
-
-async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
+@pytest.mark.two_processes_too
+async def test_python_m_bot_plays_across_a_process_restart(tmp_path, processes):
     db = tmp_path / "data" / "piecepack.sqlite3"
     db.parent.mkdir()
-    async with fake_discord() as fake:
+    async with fake_discord(guild_shard=(processes - 1, processes)) as fake:
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
-        async with BotProcess(fake, db, tmp_path) as first:
-            await fake.wait_for(lambda: fake.identify_count >= 1 and fake.connected, timeout=30)
+        async with Instance(fake, db, tmp_path, processes) as first:
             await fake.wait_for(lambda: fake.command_publishes >= 1, timeout=10)
             assert {c["name"] for c in fake.published_commands[None]} >= {
                 "play", "move", "board", "games", "resign", "draw", "rules", "help"}
             res = await command(fake, alice, "play", {"game": "relativity"})
+            assert res.shard == first.server_shard
             lobby = res.original
             await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
             thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id)
@@ -83,24 +40,26 @@ async def test_python_m_bot_plays_across_a_process_restart(tmp_path):
             assert "Played" in said(res)
             await fake.wait_for(lambda: len(fake.messages(thread)) >= 2)
             button = fake.messages(thread)[-1].custom_ids()[0]
-            assert await first.stop() == 0
-        assert fake.token not in first.output.decode(errors="replace")
+            assert set(await first.stop()) == {0}
+        assert fake.token not in first.output()
 
-        async with BotProcess(fake, db, tmp_path) as second:
-            await fake.wait_for(lambda: fake.identify_count >= 2 and fake.connected, timeout=30)
+        async with Instance(fake, db, tmp_path, processes) as second:
             assert fake.command_publishes == 1      # unchanged commands are not published again
             opened = await press(fake, other, button)  # a button posted by the first process
             assert opened.messages[-1].select_options()
             res = await command(fake, other, "resign", {}, channel=thread)
             assert "resigned" in said(res)
             await fake.wait_for(lambda: "wins" in fake.messages(thread)[-1].content)
-            # the heartbeat the Docker HEALTHCHECK reads: healthy while running, stopped after
-            await fake.wait_for(lambda: Path(f"{db}.health").exists(), timeout=10)
-            assert await health(second.env, tmp_path) == (0, "healthy")
-            assert await second.stop() == 0
-        assert fake.token not in second.output.decode(errors="replace")
-        code, said_ = await health(second.env, tmp_path)
-        assert code == 1 and "stopped" in said_
+            # the heartbeat the Docker HEALTHCHECK reads (each process's): healthy while
+            # running, stopped after
+            for env in second.health_envs():
+                await fake.wait_for(lambda: Path(env["PIECEPACK_HEALTH_FILE"]).exists(), timeout=10)
+                assert await health(env, tmp_path) == (0, "healthy")
+            assert set(await second.stop()) == {0}
+        assert fake.token not in second.output()
+        for env in second.health_envs():
+            code, said_ = await health(env, tmp_path)
+            assert code == 1 and "stopped" in said_
 
 
 async def health(env: dict, cwd: Path) -> tuple[int, str]:

@@ -1,46 +1,20 @@
 """`python -m bot` as a separate process playing the newest games as players would: a whole
 Galaxies game by /move with autocomplete (every suggestion taken as it is), the process killed
 (kill -9) in the middle of a secret choice and started again, one player without DMs; then no
-post keeps live controls, only players were pinged, and no text went over Discord's limits."""
+post keeps live controls, only players were pinged, and no text went over Discord's limits.
+Also as a public instance runs: two processes (shards 0 and 1) on one PostgreSQL, the server on
+shard 1; the process of the server's shard is the one killed."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-from pathlib import Path
 
-from bot.workers import running
+import pytest
+
 from tests.botkit import command, fake_discord, press, said
+from tests.processes import Instance, kill_9
 from tests.test_bot_fair import pinged_by
-from tests.test_bot_process import BotProcess
-
-
-def descendants(pid: int) -> list[int]:
-    """The processes started by `pid` and by them (Linux /proc)."""
-    out = []
-    for children in Path(f"/proc/{pid}/task").glob("*/children"):
-        for child in children.read_text().split():
-            out += [int(child)] + descendants(int(child))
-    return out
-
-
-async def kill_9(proc: BotProcess, fake) -> None:
-    """kill -9 the bot. Its worker processes (render pool, fork server) end by themselves:
-    they used to outlive it, holding its output pipe open."""
-    workers = descendants(proc.proc.pid)
-    proc.proc.kill()
-    await fake.wait_for(lambda: proc.proc.returncode is not None, timeout=10)
-    try:
-        await fake.wait_for(lambda: not any(running(pid) for pid in workers), timeout=30)
-    finally:
-        for pid in workers:   # (whatever happened, leave nothing running)
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    proc.reader.cancel()
 
 
 def public_controls(fake) -> list:
@@ -50,16 +24,17 @@ def public_controls(fake) -> list:
                     and not c["custom_id"].startswith("pp:rematch:") for c in m.all_components())]
 
 
-async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):
+@pytest.mark.two_processes_too
+async def test_a_galaxies_game_by_move_across_a_kill(tmp_path, processes):
     rnd = random.Random(3)
     db = tmp_path / "bot.sqlite3"
-    async with fake_discord() as fake:
+    async with fake_discord(guild_shard=(processes - 1, processes)) as fake:
         alice, bob = fake.add_user("alice"), fake.add_user("bob")
         fake.close_dms(bob)
-        proc = BotProcess(fake, db, tmp_path)
-        await proc.__aenter__()
+        bots = Instance(fake, db, tmp_path, processes)
         try:
-            await fake.wait_for(lambda: fake.connected and fake.command_publishes >= 1, timeout=30)
+            await bots.__aenter__()
+            await fake.wait_for(lambda: fake.command_publishes >= 1, timeout=30)
             lobby = (await command(fake, alice, "play", {"game": "galaxies"})).original
             await press(fake, bob, lobby.button("Join"), message_id=lobby.id)
             thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id, timeout=10)
@@ -78,12 +53,10 @@ async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):
                     assert "Played" in said(res) or "Your choice" in said(res), (value, said(res))
                     moved, moves = True, moves + 1
                     if not killed and "Nobody else sees it" in said(res):
-                        # a secret choice is made, the other is awaited: the process dies
-                        await kill_9(proc, fake)
-                        proc = BotProcess(fake, db, tmp_path)
-                        await proc.__aenter__()
-                        await fake.wait_for(lambda: fake.identify_count >= 2 and fake.connected,
-                                            timeout=30)
+                        # a secret choice is made, the other is awaited: the process (of the
+                        # server's shard) dies and is started again
+                        assert res.shard == bots.server_shard
+                        await bots.kill_9(bots.server_shard)
                         killed = True
                     break
                 if not moved:    # nobody may act yet: the bot is still posting
@@ -96,8 +69,9 @@ async def test_a_galaxies_game_by_move_across_a_kill(tmp_path):
                 body = record.body if isinstance(record.body, dict) else {}
                 data = body.get("data") if isinstance(body.get("data"), dict) else body
                 assert len(data.get("content") or "") <= 2000
-            assert await proc.stop() == 0
-            assert fake.token not in proc.output.decode(errors="replace")
+            assert set(await bots.stop()) == {0}
+            assert fake.token not in bots.output()
         finally:
-            if proc.proc.returncode is None:
-                await kill_9(proc, fake)
+            for process in bots.processes:
+                if process.proc.returncode is None:
+                    await kill_9(process, fake)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.botkit import command, fake_discord
-from tests.test_bot_process import BotProcess
+from tests.processes import BotProcess
 
 STOP_SECONDS = 4.0   # well within Docker's 10 s grace, with room for a busy machine
 

@@ -20,38 +20,23 @@ from bot import computers
 from bot.flow import COMPUTER_TIMER, GameFlow
 from bot.storage import Store
 from bot.work import MIN_IDLE
+from tests import processes
 from tests.botkit import command, fake_discord, press, said
 from tests.pg import database_for
-from tests.test_bot_process import BotProcess
+from tests.processes import LEASE, poll, up
 
 pytestmark = pytest.mark.postgresql_only
 
-LEASE = 2.0
 PACE = 1000.0   # a computer's pause is 1,500 s: the test says when its turn is due
 
 
-class Shard(BotProcess):
+class Shard(processes.Shard):
     started: list = []   # every process of the test, the killed ones too
+
     def __init__(self, fake, db, cwd, shard: int):
-        super().__init__(fake, db, cwd)
-        self.env.update({"PIECEPACK_SHARD_COUNT": "2", "PIECEPACK_SHARDS": str(shard),
-                         "PIECEPACK_LEASE_SECONDS": str(LEASE), "PIECEPACK_COMPUTER_PACE": str(PACE),
-                         "PIECEPACK_RENDER": "thread", "LOG_LEVEL": "INFO",
-                         "PIECEPACK_HEALTH_FILE": f"{db}.{shard}.health"})
-        self.shard = shard
+        super().__init__(fake, db, cwd, shard)
+        self.env["PIECEPACK_COMPUTER_PACE"] = str(PACE)
         Shard.started.append(self)
-
-    async def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
-
-
-async def up(fake, process: Shard) -> None:
-    """Wait until `process` has connected its shard."""
-    await fake.wait_for(lambda: process.proc.returncode is not None or any(
-        s.ready and not s.ws.closed and s.shard[0] == process.shard for s in fake._sessions),
-        timeout=30)
-    assert process.proc.returncode is None, process.output.decode(errors="replace")
 
 
 async def started(fake, store, host, guest, channel, game="relativity", **options) -> tuple:
@@ -209,18 +194,6 @@ async def test_two_processes_on_two_shards_share_the_work_once(tmp_path):
                 print(f"---- shard {process.shard}, pid {process.proc.pid}:\n"
                       + process.output.decode(errors="replace")[-6000:])
             await store.close()
-
-
-async def poll(check, *, timeout: float):
-    """Wait until the coroutine `check()` gives something true."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = await check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s: {check} gave {value!r}")
-        await asyncio.sleep(0.05)
 
 
 async def timer_of(store, game_id, kind):

@@ -13,18 +13,20 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from bot import storage
 from bot.storage import Store
+from tests import pg
 from tests.test_bot_admin import add_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # The first word of a command; a code block or an inline span starting otherwise (a URL, an
 # option, a value) is not a command.
-PROGRAM = re.compile(r"^(python3?|\.venv[/\\]\S*|piecepack-bot|docker|git|sudo|apt(-get)?|pip|"
+PROGRAM = re.compile(r"^(python3?|\.venv[/\\]\S*|piecepack-bot|pg_dump|pg_restore|docker|git|sudo|apt(-get)?|pip|"
                      r"\.|cd|\.ci/\S*|/tmp/\S*)(\s|$)")
 
 # Commands the test does not run, and why (the first pattern that matches).
@@ -39,8 +41,9 @@ SKIPPED: list[tuple[str, str]] = [
     (r"^\. \.venv/bin/activate$|^\.venv\\Scripts\\activate$", "changes the calling shell"),
     (r"^((\.venv/bin/)?piecepack-bot|python -m bot)$", "runs the bot: needs a token and Discord"),
     (r"^piecepack-bot sync\b", "talks to Discord: needs a token"),
-    (r"^piecepack-bot migrate-db --to postgresql://", "needs a PostgreSQL server (tested in "
-                                                      "tests/test_bot_migrate_db.py)"),
+    (r"^piecepack-bot migrate-db --to postgresql://", "needs a PostgreSQL server (run below, "
+                                                      "on the tests' PostgreSQL)"),
+    (r"^pg_(dump|restore) ", "needs a PostgreSQL server (run below, on the tests' PostgreSQL)"),
     (r"^piecepack-bot daily ", "not a command: the line /record share posts"),
     (r"\[|\b(FILE|ID)\b", "a syntax summary with placeholders (its examples run)"),
 ]
@@ -140,3 +143,60 @@ def test_every_runnable_readme_command_runs_as_written(tmp_path):
         assert "Traceback" not in output, f"{command}\n{output}"
     for image in ("board.png", "gw.png", "galaxies.png", "gw-turn1.png"):
         assert (tmp_path / image).read_bytes().startswith(b"\x89PNG")
+
+
+# The README's PostgreSQL set-up and commands (its "Running a public instance"), as written
+# against the tests' PostgreSQL: its URL stands for the server the README calls localhost.
+README_URL = "postgresql://piecepack:PASSWORD@localhost/piecepack"
+PG_COMMAND = re.compile(r"^(piecepack-bot|pg_dump|pg_restore) .*" + re.escape(README_URL))
+
+
+def public_instance_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Running a public instance")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def url_on_the_tests_server() -> str:
+    """README_URL on the tests' server: its host (a unix socket folder, or PIECEPACK_TEST_PG's)."""
+    parts = urlsplit(pg.SERVER.url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, f"piecepack:PASSWORD@{host}", "/piecepack", parts.query, ""))
+
+
+@pytest.mark.parametrize("engine", ["postgresql"])   # (left out, as the PostgreSQL half, without a server)
+def test_the_public_instance_postgresql_commands_run_as_written(tmp_path, pg_server, engine):
+    section = public_instance_section()
+    statements = [line.strip() for line in section.splitlines()
+                  if line.strip().startswith(("CREATE ROLE", "CREATE DATABASE"))]
+    commands = [c for c in readme_commands(section) if PG_COMMAND.match(c)]
+    assert len(statements) == 2 and [c.split()[0] for c in commands] == [
+        "piecepack-bot", "pg_dump", "pg_restore"], (statements, commands)
+    pg.SERVER.admin('DROP DATABASE IF EXISTS "piecepack" WITH (FORCE)', "DROP ROLE IF EXISTS piecepack")
+    try:
+        pg.SERVER.admin(*statements)   # (as PostgreSQL's superuser, as the README says)
+        env = scratch_directory(tmp_path)   # (a SQLite database of two games to migrate)
+        if pg.pg_bin():
+            env["PATH"] = f"{pg.pg_bin()}{os.pathsep}{env['PATH']}"
+        url = url_on_the_tests_server()
+        for command in commands:
+            if "pg_restore" in command:   # the dump it names: the one just made
+                made = next(tmp_path.glob("piecepack-*.dump"))
+                shutil.copy(made, tmp_path / "piecepack-2026-11-24.dump")
+            done = subprocess.run(["bash", "-c", command.replace(README_URL, url)], cwd=tmp_path,
+                                  env=env, capture_output=True, text=True, timeout=120)
+            output = done.stdout + done.stderr
+            assert done.returncode == 0 and "Traceback" not in output, f"{command}\n{output}"
+
+        async def games() -> int:
+            store = await Store.open(url)
+            try:
+                async with store.engine.connection() as tx:
+                    return (await tx.first("SELECT COUNT(*) FROM games"))[0]
+            finally:
+                await store.close()
+
+        assert pg.in_thread(games()) == 2   # migrated, dumped and restored: both games there
+    finally:
+        pg.SERVER.admin('DROP DATABASE IF EXISTS "piecepack" WITH (FORCE)',
+                        "DROP ROLE IF EXISTS piecepack")

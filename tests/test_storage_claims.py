@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Conflict, Notice
+from bot.storage import Conflict, Notice, Store
+from tests.pg import database_for
 from tests.test_storage_concurrency import new_game, two_stores
 
 
@@ -28,6 +29,7 @@ async def test_concurrent_claims_are_disjoint_and_lapsed_leases_are_taken_over(t
     taken = await b.claim_timers("p9", 100.0, 1030.0, 1060.0)
     assert {(t.game_id, t.kind) for t in taken} == set(got)
     t = claims[0][0]
+    assert (await a.timers_of(t.game_id))[t.kind].claimed_by == "p9"   # (who holds it, to all)
     game = await a.get_game(t.game_id)
     with pytest.raises(Conflict):
         await a.set_timer(t.game_id, game.version, t.kind, 900.0,
@@ -177,3 +179,67 @@ async def test_leases_are_renewed_while_a_transaction_of_the_process_waits(tmp_p
     assert await b.claim_timers("b", 10.0, 1065.0, 1100.0) == []   # (still a's)
     await a.close()
     await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_work_queued_wakes_the_other_processes_not_its_own(tmp_path):
+    """A process wakes its own worker when it queues work (as on SQLite): its NOTIFY is for
+    the others, and waking itself again would cost it a second look at the database."""
+    a, b = await two_stores(tmp_path)
+    woken = {"a": 0, "b": 0}
+    for name, store in (("a", a), ("b", b)):
+        await store.engine.listen(lambda name=name: woken.__setitem__(name, woken[name] + 1))
+    for _ in range(200):
+        if a.engine.listening and b.engine.listening:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    woken.update(a=0, b=0)   # (each wakes once as its listener connects)
+    game = await new_game(a)
+    await a.add_notices(game.id, [Notice("channel", 2, {"content": "hello"})], 1.0)
+    for _ in range(200):
+        if woken["b"]:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    assert woken == {"a": 0, "b": 1}
+    await a.close()
+    await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_work_of_a_game_wakes_the_process_of_its_servers_shard(tmp_path):
+    """A NOTIFY for a game wakes the process that serves its server's shard, not the others;
+    one of no game (a process stopping: its work is free) wakes them all."""
+    from bot.work import serves
+
+    stores = [*(await two_stores(tmp_path)), await Store.open(database_for(tmp_path / "db.sqlite3"))]
+    writer, zero, one = stores
+    woken = {"zero": 0, "one": 0}
+    for name, store, shard in (("zero", zero, 0), ("one", one, 1)):
+        settings = type("Settings", (), {"shard_ids": (shard,), "shard_count": 2})
+        await store.engine.listen(lambda name=name: woken.__setitem__(name, woken[name] + 1),
+                                  serves(settings))
+    for _ in range(200):
+        if zero.engine.listening and one.engine.listening:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    woken.update(zero=0, one=0)
+    game = await new_game(writer)
+    await writer.engine.execute("UPDATE games SET guild_id=? WHERE id=?", ((7 << 22) | 5, game.id))
+    await writer.add_notices(game.id, [Notice("channel", 2, {"content": "hello"})], 1.0)
+    for _ in range(200):
+        if woken["one"]:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    assert woken == {"zero": 0, "one": 1}   # (guild 7 << 22: shard 1 of 2)
+    await writer.release_leases("gone")
+    for _ in range(200):
+        if woken["zero"]:
+            break
+        await asyncio.sleep(0.02)
+    assert woken == {"zero": 1, "one": 2}
+    for store in stores:
+        await store.close()

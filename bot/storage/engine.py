@@ -47,8 +47,9 @@ class Tx(Protocol):
     async def xact_lock(self, key: str) -> None:
         """Hold a lock named `key` until the transaction ends (nothing on SQLite)."""
 
-    async def notify(self) -> None:
-        """Tell the other processes, when the transaction commits, that work was queued
+    async def notify(self, game_id: int | None = None) -> None:
+        """Tell the other processes, when the transaction commits, that work was queued (for
+        `game_id`: the process serving its server's shard wakes; None: every process)
         (PostgreSQL's NOTIFY; nothing on SQLite, where one process runs)."""
 
 
@@ -76,9 +77,10 @@ class Engine:
     async def close(self) -> None:
         raise NotImplementedError
 
-    async def listen(self, wake) -> bool:
-        """Call `wake()` whenever another process queues work (`Tx.notify`), until closed;
-        False if this engine has no such thing (SQLite: one process per file)."""
+    async def listen(self, wake, serves=None) -> bool:
+        """Call `wake()` whenever another process queues work (`Tx.notify`) of a server that
+        `serves(guild_id)` says this process serves (None: any), or of no server, until
+        closed; False if this engine has no such thing (SQLite: one process per file)."""
         return False
 
     @property

@@ -145,7 +145,7 @@ class GamesStore:
                     [(game_id, kind, due, json.dumps(data))
                      for kind, (due, data) in timers.items()])
                 if timers:
-                    await tx.notify()
+                    await tx.notify(game_id)
         return new_version
 
     async def _insert_event(self, tx, game_id: int, version: int, now: float, event: Event) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import secrets
 from typing import Any, Iterable
 
 try:
@@ -49,8 +50,9 @@ class MissingDriver(RuntimeError):
 
 
 class PgTx:
-    def __init__(self, conn):
+    def __init__(self, conn, sender: str = ""):
         self.conn = conn
+        self.sender = sender   # the engine's name in its NOTIFYs (its own listener skips them)
         self.notified = False
 
     async def execute(self, sql: str, args: Iterable[Any] = ()) -> int:
@@ -75,12 +77,15 @@ class PgTx:
     async def xact_lock(self, key: str) -> None:
         await self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
-    async def notify(self) -> None:
+    async def notify(self, game_id: int | None = None) -> None:
         # sent at commit only (and not at all on rollback); one per transaction is enough (a
-        # move queues notices and timers: a round trip saved)
+        # move queues notices and timers: a round trip saved). The payload: the sender, and
+        # the server of the game (its shard's process is the one to wake; see listen)
         if not self.notified:
             self.notified = True
-            await self.conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+            await self.conn.execute(
+                f"SELECT pg_notify('{CHANNEL}', $1 || COALESCE(':' || "
+                "(SELECT guild_id FROM games WHERE id=$2)::text, ''))", self.sender, game_id)
 
 
 async def _take_bot_locks(conn, shard_ids: Iterable[int] | None) -> str | None:
@@ -127,6 +132,9 @@ class PostgresEngine(Engine):
         self._held = None   # the connection holding the BOT_LOCK locks
         self._listener = None   # the connection LISTENing (see listen)
         self._listening: asyncio.Task | None = None
+        # Named in this engine's NOTIFYs: its process wakes itself when it queues work (as on
+        # SQLite), so its own NOTIFY would only make it look at the database a second time.
+        self.sender = secrets.token_hex(8)
         # One statement or transaction of this process at a time, as on SQLite: a read waits
         # for the write begun before it (the bot reads what it has just answered), and the
         # process behaves the same on either engine. Other processes are kept apart by the
@@ -179,19 +187,26 @@ class PostgresEngine(Engine):
         self._held = conn
         return None
 
-    async def listen(self, wake) -> bool:
-        """Call `wake()` on every NOTIFY of CHANNEL, through a connection of its own (not the
-        pool's: LISTEN is the session's); if it drops, connect again (`listening` is False
-        meanwhile, and the worker looks at the database more often)."""
+    async def listen(self, wake, serves=None) -> bool:
+        """Call `wake()` on every NOTIFY of CHANNEL but this engine's own, and, with `serves`,
+        only for work of the servers `serves(guild_id)` says this process serves (or of no
+        server), through a connection of its own (not the pool's: LISTEN is the session's);
+        if it drops, connect again (`listening` is False meanwhile, and the worker looks at
+        the database more often)."""
+        def heard(_conn, _pid, _channel, payload: str) -> None:
+            sender, _, guild = payload.partition(":")
+            if sender != self.sender and not (guild and serves and not serves(int(guild))):
+                wake()
+
         if self._listening is None:
-            self._listening = asyncio.create_task(self._listen(wake), name="piecepack-listen")
+            self._listening = asyncio.create_task(self._listen(heard, wake), name="piecepack-listen")
         return True
 
     @property
     def listening(self) -> bool:
         return self._listener is not None and not self._listener.is_closed()
 
-    async def _listen(self, wake) -> None:
+    async def _listen(self, heard, wake) -> None:
         failures = 0
         while True:
             dropped = asyncio.Event()
@@ -208,7 +223,7 @@ class PostgresEngine(Engine):
                 continue
             try:
                 conn.add_termination_listener(lambda _conn: dropped.set())
-                await conn.add_listener(CHANNEL, lambda *_: wake())
+                await conn.add_listener(CHANNEL, heard)
                 self._listener = conn
                 failures = 0
                 wake()   # (what was queued while it was down)
@@ -220,17 +235,17 @@ class PostgresEngine(Engine):
     @contextlib.asynccontextmanager
     async def connection(self):
         async with self.lock, self.pool.acquire() as conn:
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def beside(self):
         async with self.pool.acquire() as conn:   # (not behind `lock`: see Engine.beside)
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def transaction(self):
         async with self.lock, self.pool.acquire() as conn, conn.transaction():
-            yield PgTx(conn)
+            yield PgTx(conn, self.sender)
 
     @contextlib.asynccontextmanager
     async def migrating(self):

@@ -41,7 +41,7 @@ class SqliteTx:
     async def xact_lock(self, key: str) -> None:
         pass   # one writer at a time already
 
-    async def notify(self) -> None:
+    async def notify(self, game_id: int | None = None) -> None:
         pass   # one process per file (the lock file): the bot wakes its own worker
 
 

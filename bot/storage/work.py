@@ -28,7 +28,7 @@ class WorkStore:
             await tx.executemany(
                 "INSERT INTO outbox(game_id, target_kind, target_id, payload, created_at, "
                 "next_attempt_at, tag, edit_of) VALUES(?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            await tx.notify()
+            await tx.notify(game_id)
 
     # ---- timers ----------------------------------------------------------------------------
 
@@ -40,8 +40,9 @@ class WorkStore:
 
     async def timers_of(self, game_id: int) -> dict[str, Timer]:
         async with self.engine.connection() as tx:
-            return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3])) for r in await tx.rows(
-                    "SELECT game_id, kind, due_at, data FROM timers WHERE game_id=?", (game_id,))}
+            return {r[1]: Timer(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in await tx.rows(
+                    "SELECT game_id, kind, due_at, data, claimed_by FROM timers WHERE game_id=?",
+                    (game_id,))}
 
     async def _still(self, tx, game_id: int, expected_version: int,
                      claim: tuple[str, str] | None) -> None:
@@ -75,7 +76,7 @@ class WorkStore:
                     "INSERT INTO timers(game_id, kind, due_at) VALUES(?, ?, ?) "
                     "ON CONFLICT(game_id, kind) DO UPDATE SET due_at=excluded.due_at, "
                     "claimed_by=NULL, lease_until=NULL", (game_id, kind, due_at))
-                await tx.notify()
+                await tx.notify(game_id)
             await self._insert_notices(tx, game_id, notices, now)
 
     async def claim_timers(self, me: str, now: float, wall: float, until: float,
@@ -83,8 +84,8 @@ class WorkStore:
         """Claim the timers due at `now` that nobody holds (or whose lease lapsed by `wall`)
         for `me` until `until`, soonest first. Concurrent claimants get disjoint timers: on
         PostgreSQL the rows one locks are skipped by the others, on SQLite writers take
-        turns (BEGIN IMMEDIATE)."""
-        async with self.engine.transaction() as tx:
+        turns. One statement, atomic by itself: no transaction around it (one round trip)."""
+        async with self.engine.connection() as tx:
             rows = await tx.rows(
                 "UPDATE timers SET claimed_by=?, lease_until=? WHERE (game_id, kind) IN "
                 "(SELECT game_id, kind FROM timers WHERE due_at<=? "
@@ -100,17 +101,15 @@ class WorkStore:
         """Claim one timer, due or not, for `me` until `until` (work that starts before its
         timer is due: a game's solver at its start, a late computer's turn): True if `me`
         holds it now, False if another claimant does (its lease still runs at `wall`), None
-        if there is no such timer."""
-        async with self.engine.transaction() as tx:
-            held = await tx.first("SELECT claimed_by, lease_until FROM timers WHERE game_id=? "
-                                  "AND kind=?" + self.engine.for_update, (game_id, kind))
-            if held is None:
-                return None
-            if held[0] not in (None, me) and held[1] is not None and held[1] > wall:
-                return False
-            await tx.execute("UPDATE timers SET claimed_by=?, lease_until=? WHERE game_id=? AND kind=?",
-                             (me, until, game_id, kind))
-            return True
+        if there is no such timer. One statement when it is claimed (the usual case)."""
+        async with self.engine.connection() as tx:
+            if await tx.execute(
+                    "UPDATE timers SET claimed_by=?, lease_until=? WHERE game_id=? AND kind=? "
+                    "AND (claimed_by IS NULL OR claimed_by=? OR lease_until IS NULL OR lease_until<=?)",
+                    (me, until, game_id, kind, me, wall)):
+                return True
+            held = await tx.first("SELECT 1 FROM timers WHERE game_id=? AND kind=?", (game_id, kind))
+            return None if held is None else False
 
     async def renew_timer(self, game_id: int, kind: str, me: str, until: float) -> bool:
         """Keep `me`'s claim on one timer until `until`; False if `me` no longer holds it."""
@@ -195,9 +194,12 @@ class WorkStore:
                            limit: int = 200) -> list[OutboxItem]:
         """Take (or keep) the lease on every game with notices due that no other process holds,
         and return the due notices of the games `me` holds, in order. A racing claimant waits
-        for the lease row and then finds it held: each game has one deliverer at a time."""
-        async with self.engine.transaction() as tx:
-            await tx.execute(
+        for the lease row and then finds it held: each game has one deliverer at a time. No
+        transaction: the leases taken hold between the two statements, and when none was taken
+        or kept (the usual look that finds nothing), `me` holds no game with notices due: one
+        round trip."""
+        async with self.engine.connection() as tx:
+            if not await tx.execute(
                 "INSERT INTO outbox_leases(game_key, claimed_by, lease_until) "
                 "SELECT DISTINCT COALESCE(o.game_id, -o.id), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) "
                 "FROM outbox AS o "
@@ -207,7 +209,8 @@ class WorkStore:
                 "ON CONFLICT(game_key) DO UPDATE SET claimed_by=excluded.claimed_by, "
                 "lease_until=excluded.lease_until "
                 "WHERE outbox_leases.lease_until<=? OR outbox_leases.claimed_by=excluded.claimed_by",
-                (me, until, now, wall))
+                (me, until, now, wall)):
+                return []
             return [_outbox_item(r) for r in await tx.rows(
                     f"SELECT {_columns('o')} FROM outbox AS o JOIN outbox_leases AS l "
                     "ON l.game_key = COALESCE(o.game_id, -o.id) WHERE l.claimed_by=? "
@@ -358,5 +361,5 @@ class WorkStore:
                  if due is not None])
             await tx.executemany("DELETE FROM timers WHERE game_id=? AND kind=?",
                                  [(game_id, kind) for kind, (due, _) in timers.items() if due is None])
-            await tx.notify()
+            await tx.notify(game_id)
             await self._insert_notices(tx, game_id, notices, now)
