@@ -147,8 +147,7 @@ class TournamentFlow(Rounds):
             await self.open_round(t, {"status": "running", "rounds": rounds, "starts_at": self.clock()})
         except Conflict:
             raise UserError(f"{label(t)} changed at the same moment; please try again.") from None
-        # (its games are started by the tournament's timed work, due now: the one process that
-        # claims it, so two processes never both open a thread for one game)
+        # (its games are started by the claimed timed work, due now: only one process opens them)
         return await self.get(tid)
 
     async def pause(self, tid: int, user_id: int, moderator: bool) -> TournamentRow:
