@@ -36,6 +36,7 @@ from .relativity_eval import (
     Position,
     evaluate,
 )
+from .relativity_threats import ThreatSearch
 
 GAME = engine.get_game("relativity")
 
@@ -325,6 +326,10 @@ class StrongRelativity(RelativityPlayer):
     # Moves without a trophy after which it builds twice as eagerly (and fears the opponent's
     # single threats less): two careful players must not stall for ever.
     patience = 40
+    # First a search for a trophy forced by a chain of up to three threats (seven plies:
+    # computer/relativity_threats.py), within this many swaps tried.
+    threat_depth = 3
+    threat_nodes = 20_000
 
     def __init__(self, seed: int = 0, nodes: int | None = None):
         super().__init__(seed)
@@ -340,6 +345,9 @@ class StrongRelativity(RelativityPlayer):
         return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
 
     def pick(self, pos, rng, view):
+        forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
+        if forced is not None:
+            return forced
         return self.searcher(view).best(pos, rng)[0]
 
 
