@@ -4,7 +4,9 @@ determinisation samples (a fresh deal, as the rules make it).
 easy:   takes a molecule when one swap makes it, and otherwise mostly makes a swap that brings
         like coins together (a one-swap look ahead with some noise); it does not look at what
         its swap offers the opponent, so it leaves chances a beginner can find.
-strong: alpha-beta search with iterative deepening, a transposition table and move ordering
+strong: first a threat search (computer/relativity_threats.py): a trophy forced by a chain of
+        up to three threats, the last one double, is played at once; otherwise an
+        alpha-beta search with iterative deepening, a transposition table and move ordering
         over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
         counts trophies, the molecules each side could complete with one swap, double threats,
         the values each side's role is one swap from threatening, and its own molecules in the
