@@ -18,10 +18,6 @@ class _Budget(Exception):
     pass
 
 
-def _other(role: str) -> str:
-    return "time" if role == "space" else "space"
-
-
 class ThreatSearch:
     def __init__(self, nodes: int):
         self.nodes = nodes
