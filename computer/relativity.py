@@ -4,7 +4,9 @@ determinisation samples (a fresh deal, as the rules make it).
 easy:   takes a molecule when one swap makes it, and otherwise mostly makes a swap that brings
         like coins together (a one-swap look ahead with some noise); it does not look at what
         its swap offers the opponent, so it leaves chances a beginner can find.
-strong: alpha-beta search with iterative deepening, a transposition table and move ordering
+strong: first a threat search (computer/relativity_threats.py): a trophy forced by a chain of
+        up to three threats, the last one double, is played at once; otherwise an
+        alpha-beta search with iterative deepening, a transposition table and move ordering
         over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
         counts trophies, the molecules each side could complete with one swap, double threats,
         the values each side's role is one swap from threatening, and its own molecules in the
@@ -36,6 +38,7 @@ from .relativity_eval import (
     Position,
     evaluate,
 )
+from .relativity_threats import ThreatSearch
 
 GAME = engine.get_game("relativity")
 
@@ -325,6 +328,10 @@ class StrongRelativity(RelativityPlayer):
     # Moves without a trophy after which it builds twice as eagerly (and fears the opponent's
     # single threats less): two careful players must not stall for ever.
     patience = 40
+    # First a search for a trophy forced by a chain of up to three threats (seven plies:
+    # computer/relativity_threats.py), within this many swaps tried.
+    threat_depth = 3
+    threat_nodes = 20_000
 
     def __init__(self, seed: int = 0, nodes: int | None = None):
         super().__init__(seed)
@@ -340,6 +347,9 @@ class StrongRelativity(RelativityPlayer):
         return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
 
     def pick(self, pos, rng, view):
+        forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
+        if forced is not None:
+            return forced
         return self.searcher(view).best(pos, rng)[0]
 
 

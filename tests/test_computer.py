@@ -13,7 +13,9 @@ import engine
 from computer import global_warming as cgw
 from computer import galaxies as cgal
 from computer import relativity as crel
+from computer.relativity_threats import ThreatSearch
 from engine import Rng
+from engine import relativity as erel
 
 RELATIVITY = engine.get_game("relativity")
 GW = engine.get_game("global-warming")
@@ -319,6 +321,67 @@ def test_relativity_players_are_deterministic_for_a_seed():
     # The strong search is bounded by nodes, not time: the same answer with the same budget.
     answers = {crel.StrongRelativity(9, nodes=3000).choose(view) for _ in range(3)}
     assert len(answers) == 1
+
+
+def chain_of_threats_position():
+    """A Day position (ann is Time, to move) where one swap, a2#f2, forces a trophy by a chain
+    of two threats: it threatens a molecule, and whatever bob blocks with, ann has a swap
+    leaving two threats that no single swap stops. Found in a game between two easy players."""
+    state = engine.thaw(RELATIVITY.new_game(["ann", "bob"], seed=0))
+    state["data"].update({
+        "round": "day", "coins": erel.layout_to_coins("a55543/322523/3nnna2/44a4an"),
+        "turn": "time", "last_swap": ["e2", "f3"],
+        "trophies": {"night": {"n": "bob", "a": None, "2": "ann", "3": "bob", "4": "ann", "5": "ann"},
+                     "day": {"n": "ann", "a": None, "2": None, "3": None, "4": None, "5": "ann"}}})
+    return engine.freeze(state)
+
+
+def forces_trophy(pos, me: int, threats: int) -> bool:
+    """Brute force over every reply (the other to move): whether `me` takes a trophy whatever
+    the other plays, within `threats` more swaps of its own, the other taking none first."""
+    theirs = pos.counts[1 - me]
+    for reply in pos.moves():
+        token = pos.play(reply)
+        try:
+            if pos.counts[1 - me] > theirs:
+                return False
+            if pos.finishing(pos.role):
+                continue
+            if threats == 1 or not any(after_swap(pos, m, me, threats - 1) for m in pos.moves()):
+                return False
+        finally:
+            pos.undo(token)
+    return True
+
+
+def after_swap(pos, move, me: int, threats: int) -> bool:
+    token = pos.play(move)
+    try:
+        return pos.winner is None and forces_trophy(pos, me, threats)
+    finally:
+        pos.undo(token)
+
+
+def test_relativity_strong_forces_a_trophy_by_a_chain_of_threats():
+    state = chain_of_threats_position()
+    choice = computer.get_player("relativity", "strong", 5).choose(RELATIVITY.view(state, "ann"))
+    a, b = sorted(erel.CELL_INDEX[c] for c in choice.split("#"))
+    assert after_swap(crel.Position(state), (a, b), 0, 2), choice
+    # (the three-ply search alone played a4#f2, which bob answers safely)
+    assert not after_swap(crel.Position(state), (erel.CELL_INDEX["a4"], erel.CELL_INDEX["f2"]), 0, 2)
+
+
+def test_relativity_threat_search_is_bounded_and_finds_nothing_when_every_threat_is_answered():
+    state = chain_of_threats_position()
+    pos = crel.Position(state)
+    search = ThreatSearch(nodes=50)
+    assert search.find(pos, 3) is None and search.used == 51   # out of budget: no move
+    # Bob to move instead: he has no chain, the search says so within its budget.
+    state = engine.thaw(state)
+    state["data"]["turn"] = "space"
+    pos = crel.Position(engine.freeze(state))
+    search = ThreatSearch(nodes=20_000)
+    assert search.find(pos, 1) is None and search.used < 20_000
 
 
 def test_relativity_strong_knows_the_positions_met_in_the_round():
