@@ -126,14 +126,3 @@ def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
     assert len({peeking(t) for t in twins}) > 1
     fair = strong(GW, 2, iterations=60)
     assert len({fair.choose(GW.view(t, "ann")) for t in twins}) == 1
-
-
-def test_global_warming_strong_judges_a_boxed_in_pawn_at_risk_nearly_lost():
-    # Two pawns afloat at the cut-off: ann is boxed in (no free tile beside her) on a tile
-    # that sinks next turn half the time; bob stands free and safe. ann cannot walk off, so
-    # her chance is well under a third, not merely a little below bob's.
-    model = cgws.SearchModel()
-    model.root = [{}, {"S3": 0.5, "M3": 0.5}, {}]
-    tiles = {(0, 0): "S3", (5, 5): "Ca", (4, 5): "C2", (6, 5): "C4", (5, 4): "A2", (5, 6): "A4"}
-    values = model._judge(tiles, {"ann": (0, 0), "bob": (5, 5)}, [], ["ann", "bob"])
-    assert values["ann"] < 0.3 < 0.7 < values["bob"]
