@@ -1,6 +1,6 @@
 """Computer players' strength and thinking time against the simple baseline players (issue 24).
 
-    python benchmarks/bench_computer.py [--games N] [--only relativity,...] [--quick]
+    python benchmarks/bench_computer.py [--games N] [--first-deal D] [--only relativity,...] [--quick]
 
 For every game with a baseline player in benchmarks/baselines/<module>.py (a two-ply search in
 Relativity, a small Monte Carlo over die faces in Global Warming, greedy targets in Galaxies,
@@ -38,6 +38,7 @@ MAX_PLIES = {"relativity": 400}   # a game still running then counts as a draw
 TABLES = {"global-warming": (2, 4)}
 TARGET_VS_BASELINE = {2: 0.80, 4: 0.45}
 NAMES = ["ann", "bob", "cat", "dan"]
+FIRST_DEAL = 1000   # deals are seeds FIRST_DEAL, FIRST_DEAL + 1, ... (--first-deal)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -102,7 +103,7 @@ def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, targe
     started = time.perf_counter()
     for d in range(deals):
         for shift in range(n):
-            seed = 1000 + d
+            seed = FIRST_DEAL + d
             seats = {}
             for k, p in enumerate(NAMES[:n]):
                 label, factory = hero if k == shift else other
@@ -152,12 +153,16 @@ def timing(times: dict[str, list[float]]) -> bool:
 
 
 def main() -> None:
+    global FIRST_DEAL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="deals per match (each played once per seat)")
+    parser.add_argument("--first-deal", type=int, default=FIRST_DEAL,
+                        help="seed of the first deal (fresh deals for a check of a tuned player)")
     parser.add_argument("--only", default="", help="comma-separated game names")
     parser.add_argument("--quick", action="store_true", help="a few deals per match (a smoke run)")
     args = parser.parse_args()
     deals = 3 if args.quick else args.games
+    FIRST_DEAL = args.first_deal
     only = set(filter(None, args.only.split(",")))
     results = []
     for name in computer.game_names():
