@@ -10,6 +10,9 @@ strong: searches its information set (computer/search.py) to the end of the game
         tree), both cards chosen at once by decoupled UCT, each card's best few targets by
         `evaluate`, which counts the systems that will travel with each hole (a stack on the
         cell a hole steps onto next is lost) and, in the last turn, the final score.
+
+Draw offers: both accept when they expect the final scores level or the other ahead (easy by
+a count anyone can make, strong by games played out), and otherwise decline naming the count.
 """
 
 from __future__ import annotations
