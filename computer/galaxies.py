@@ -336,8 +336,9 @@ def public_count(view) -> dict[str, tuple[int, int]]:
     holes = {p: (h["x"], h["y"]) for p, h in view["holes"].items()}
     stacks = {(s["x"], s["y"]): s["count"] for s in view["stacks"]}
     holes, stacks = project(holes, stacks, view["turn"], players)
+    # (the log shows the latest events only: the hand's size bounds what it misses)
     return {p: (sum(n for cell, n in stacks.items() if _near(holes[p], cell)),
-                _systems_in_hand(view, p)) for p in players}
+                min(_systems_in_hand(view, p), view["hand_sizes"][p])) for p in players}
 
 
 def playout_margin(view, rng: Rng, playouts: int) -> float:
