@@ -17,7 +17,7 @@ from .global_warming import GAME, Board, EasyGlobalWarming, determinise
 EVEN = 0.05     # a chance within 5 points of a fair share counts as even (the strong look's
                 # estimate varies by about 2 points from one seed to another)
 TURNS = 2       # the strong look: this turn and the next
-PLAYOUTS = 32   # ... played out so many times (about 0.15 s with four players)
+PLAYOUTS = 32   # ... played out so many times (0.1-0.25 s)
 
 
 def standing(board: Board) -> dict[str, float]:
