@@ -117,7 +117,12 @@ class ComputerTurns:
                     pass
                 continue
             if player not in game.awaited(state):
-                await self._set_computer_timer(game_id, kind, None)
+                # (dropped only if the game is still as seen: a move landing meanwhile may
+                # wait for this computer now, and keeps the timer for it)
+                try:
+                    await self.store.set_timer(game_id, row.version, kind, None, [], self.clock())
+                except Conflict:
+                    continue
                 return True
             action, delay, offer = await self.thinker.decide(row.game, level, seed,
                                                              game.view(state, player))

@@ -1,0 +1,56 @@
+"""Playing against the computers from the outside, as people do (through the fake Discord):
+each test is something a person saw go wrong, and stays right."""
+
+from __future__ import annotations
+
+import engine
+from bot import computers
+from bot.flow import COMPUTER_TIMER
+from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said  # noqa: F401
+from tests.test_bot_computer import running, settle, thread_text
+
+GLOBAL_WARMING = engine.get_game("global-warming")
+
+
+async def test_a_computer_is_not_left_hanging_when_a_move_lands_as_it_looks(fake, drawn, tmp_path):
+    """A Global Warming game stopped for good, waiting for a computer that never moved: its
+    timer, left over from its secret choice, fired and it saw nothing to do; the person's
+    choice landed just then (the faces shown, the computer to act first) and the computer
+    dropped its timer on that new turn."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=4242, clock=clock) as bot:
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        row = await running(bot, alice)
+        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        kind = COMPUTER_TIMER + cpu
+        clock.advance(2)
+        await bot.run_due()              # the computer makes its secret choice first
+        await bot.flow.computers_idle()
+        state = GLOBAL_WARMING.from_json((await bot.store.get_game(row.id)).state)
+        assert GLOBAL_WARMING.awaited(state) == (str(alice),)
+        assert kind in await bot.store.timers_of(row.id)   # (its timer fires once more, to go)
+
+        # Alice's choice (the ace: whatever the computer chose, it acts first, or both are
+        # cancelled and it chooses again) lands just as the computer's timer fires again.
+        set_timer, moved = bot.store.set_timer, []
+
+        async def alice_chooses_meanwhile(game_id, version, timer, due, *args, **kwargs):
+            if timer == kind and due is None and not moved:
+                moved.append(await command(fake, alice, "move", {"move": "a", "game": row.id}))
+            return await set_timer(game_id, version, timer, due, *args, **kwargs)
+
+        bot.store.set_timer = alice_chooses_meanwhile
+        await bot.run_due()
+        await bot.flow.computers_idle()
+        assert moved and "🔒" in said(moved[0])
+        clock.advance(2)
+        await settle(bot)
+        # The computer went on to play its part of the turn (it did not wait for ever).
+        events = await bot.store.events(row.id)
+        chose = max(i for i, e in enumerate(events) if e["actor"] == str(alice))
+        assert [e for e in events[chose + 1:] if e["actor"] == cpu]
+        state = GLOBAL_WARMING.from_json((await bot.store.get_game(row.id)).state)
+        assert cpu not in GLOBAL_WARMING.awaited(state) or kind in await bot.store.timers_of(row.id)
