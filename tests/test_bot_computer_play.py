@@ -54,3 +54,23 @@ async def test_a_computer_is_not_left_hanging_when_a_move_lands_as_it_looks(fake
         assert [e for e in events[chose + 1:] if e["actor"] == cpu]
         state = GLOBAL_WARMING.from_json((await bot.store.get_game(row.id)).state)
         assert cpu not in GLOBAL_WARMING.awaited(state) or kind in await bot.store.timers_of(row.id)
+
+
+async def test_a_global_warming_draw_does_not_say_everyone_went_out(fake, drawn, tmp_path):
+    """Alice offered a draw on the first turn and the computer accepted: the result said
+    "Out, in this order: alice and Computer (easy)", though both pawns stood on the island."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=4242, clock=clock) as bot:
+        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
+        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
+        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
+        row = await running(bot, alice)
+        await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        clock.advance(2)
+        await settle(bot)
+        row = await bot.store.get_game(row.id)
+        assert GLOBAL_WARMING.outcome(GLOBAL_WARMING.from_json(row.state)).draw
+        end = fake.messages(row.thread_id)[-1].content
+        assert "🏁 The game ends in a draw." in end
+        assert "Out" not in end
