@@ -74,3 +74,22 @@ async def test_a_global_warming_draw_does_not_say_everyone_went_out(fake, drawn,
         end = fake.messages(row.thread_id)[-1].content
         assert "🏁 The game ends in a draw." in end
         assert "Out" not in end
+
+
+async def test_a_draw_offer_to_a_computer_asks_nobody_to_press_anything(fake, drawn, tmp_path):
+    """Alice offered a draw to the computer: the post read "**alice** offers a draw." then
+    ": do you accept the draw?" (addressed to nobody) with Accept and Decline buttons that
+    only the computer could have used."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        await command(fake, alice, "play", {"game": "relativity", "computers": "strong"})
+        row = await running(bot, alice)
+        await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        await bot.run_due()   # (delivered; the computer's pause has not passed)
+        offer = fake.messages(row.thread_id)[-1]
+        assert offer.content == "**alice** offers a draw.\nWaiting for **Computer (strong)** to answer."
+        assert offer.buttons() == []
+        clock.advance(2)
+        await settle(bot)
+        assert "💬 **Computer (strong)**: No thanks" in thread_text(fake, row)
