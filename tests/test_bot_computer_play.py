@@ -93,3 +93,23 @@ async def test_a_draw_offer_to_a_computer_asks_nobody_to_press_anything(fake, dr
         clock.advance(2)
         await settle(bot)
         assert "💬 **Computer (strong)**: No thanks" in thread_text(fake, row)
+
+
+async def test_the_last_person_leaving_reads_as_sentences(fake, drawn, tmp_path):
+    """Alice resigned from BYOP1 against three computers: the thread said "🛑 **alice**
+    resigned No person is left in the game, …", one sentence run into the next."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        await command(fake, alice, "play", {"game": "byop1", "computers": "strong"})
+        row = await running(bot, alice)
+        assert len(row.seats) == 4
+        clock.advance(2)
+        await settle(bot)
+        await command(fake, alice, "resign", {"game": row.id})
+        clock.advance(60)
+        await settle(bot)
+        row = await bot.store.get_game(row.id)
+        assert row.status == "cancelled"
+        assert fake.messages(row.thread_id)[-1].content == \
+            "🛑 **alice** resigned. No person is left in the game, so it ends here, without a result."

@@ -182,7 +182,7 @@ class ComputerTurns:
         """The plan of the change after which no person is left: the game ends there, without
         a result (as an abort does), and says so."""
         last = game.view(state, None)["log"][-1:]
-        said = texts.with_names(last[0]["text"], row.names) + " " if last else ""
+        said = texts.with_names(last[0]["text"], row.names).rstrip(".") + ". " if last else ""
         note = f"🛑 {said}No person is left in the game, so it ends here, without a result."
         notices = await self.strip_all(row.id)
         notices.append(Notice("channel", row.thread_id or row.channel_id, {"content": texts.clip(note)}))
