@@ -113,3 +113,27 @@ async def test_the_last_person_leaving_reads_as_sentences(fake, drawn, tmp_path)
         assert row.status == "cancelled"
         assert fake.messages(row.thread_id)[-1].content == \
             "🛑 **alice** resigned. No person is left in the game, so it ends here, without a result."
+
+
+async def test_a_computers_turn_shows_no_deadline(fake, drawn, tmp_path):
+    """With a day per move, the post of each of the computer's turns read "**Computer (easy)**
+    is thinking…" and "⏳ Deadline in a day", though a computer is never timed out (it
+    moves in a moment); the person's turns show their deadline."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    game = engine.get_game("relativity")
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
+        await command(fake, alice, "play", {"game": "relativity", "computers": "easy", "deadline": "1d"})
+        row = await running(bot, alice)
+        await bot.run_due()
+        assert "⏳ Deadline" in fake.messages(row.thread_id)[-1].content   # alice's turn
+        state = game.from_json(row.state)
+        await command(fake, alice, "move", {"move": str(game.legal_actions(state, str(alice))[0]),
+                                            "game": row.id})
+        await bot.run_due()
+        thinking = fake.messages(row.thread_id)[-1].content
+        assert "**Computer (easy)** is thinking…" in thinking and "⏳" not in thinking
+        clock.advance(2)
+        await settle(bot)
+        after = fake.messages(row.thread_id)[-1].content
+        assert f"<@{alice}>, your turn." in after and "⏳ Deadline" in after

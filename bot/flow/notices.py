@@ -84,7 +84,8 @@ class Notices:
                          "**Open my private controls**.")
         if status_secret:
             lines.append(self.secret_status(game, new, names))
-        if deadline_at:
+        if deadline_at and not all(computers.is_computer(p) for p in game.awaited(new)):
+            # (a computer is never timed out: its turn has no deadline to show)
             lines.append(f"⏳ Deadline {texts.timestamp(deadline_at)}.")
         return lines
 
