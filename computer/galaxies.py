@@ -11,8 +11,9 @@ strong: searches its information set (computer/search.py) to the end of the game
         `evaluate`, which counts the systems that will travel with each hole (a stack on the
         cell a hole steps onto next is lost) and, in the last turn, the final score.
 
-Draw offers: both accept when they expect the final scores level or the other ahead (easy by
-a count anyone can make, strong by games played out), and otherwise decline naming the count.
+Draw offers: both accept when they expect the other ahead, or the final scores level with only
+the last card to play (easy by a count anyone can make, strong by games played out), and
+otherwise decline naming the count.
 """
 
 from __future__ import annotations
@@ -219,13 +220,17 @@ class GalaxiesPlayer(ComputerPlayer):
         return self.target(state, seat, rng)
 
     def answer_draw(self, view):
-        """Accepts when it counts the end level or you ahead (`expected_margin`), otherwise
-        says what it counts in its favour, from what both can see."""
+        """Accepts when it counts you ahead at the end (`expected_margin`), or level with only
+        the last card to play; otherwise says what it counts, from what both can see."""
         margin = self.expected_margin(view)
         if margin <= -EVEN:
             return True, "I accept: as I count it you would end ahead."
         if margin < EVEN:
-            return True, "I accept: as I count it we would end level."
+            left = plays_left(view)
+            if left <= 1:   # (only the last card to come: a level count is the end in sight)
+                return True, "I accept: as I count it we would end level."
+            return False, (f"No thanks: as I count it we are level, with {left} cards each still "
+                           "to play.")
         return False, why_play_on(view, margin)
 
     def expected_margin(self, view) -> float:

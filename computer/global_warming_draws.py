@@ -1,8 +1,10 @@
 """How a Global Warming computer answers a draw offer, from its seat's view only.
 
 A draw by agreement needs everyone still afloat, so each judges its own chance of being the
-last survivor against a fair share (1 / pawns afloat): at or below it, or within `EVEN` above
-it (even), a draw is worth as much as playing on, and it accepts. easy reads the chance off
+last survivor against a fair share (1 / pawns afloat): clearly below it (by more than `EVEN`),
+a draw is worth more than playing on, and it accepts. An even game it plays on: nothing stalls
+in Global Warming (a tile sinks every turn), so a draw offered at the start would only let a
+person end any game against it at once. easy reads the chance off
 the tiles under the pawns now; strong plays this turn and the next out in worlds drawn from
 its view, everyone playing as the easy player does, and reads it off the tiles there.
 The reasons it gives speak only of what every player sees: the tiles and the line's coins.
@@ -75,15 +77,16 @@ def answer(view, chance: float | None) -> tuple[bool, str]:
     danger = {p: (board.now.get(board.tiles[pos], 0.0), board.next.get(board.tiles[pos], 0.0))
               for p, pos in board.pawns.items()}
     others = [p for p in board.pawns if p != me]
-    if chance <= fair + EVEN:
+    if chance < fair - EVEN:
         if danger[me][0] > 0:
             return True, "I accept: my pawn stands on a tile that may sink this turn."
-        if chance < fair - EVEN:
-            who = "you stand" if len(others) == 1 else "the others stand"
-            return True, f"I accept: as I see it {who} safer than I do."
+        who = "you stand" if len(others) == 1 else "the others stand"
+        return True, f"I accept: as I see it {who} safer than I do."
+    if chance <= fair + EVEN:
+        # (even is not enough: the island sinks a tile every turn, nothing stalls)
         who = "neither of us is safer than the other" if len(others) == 1 else \
             "none of us is safer than the others"
-        return True, f"I accept: as I see it {who}."
+        return False, f"No thanks: as I see it {who}, and the sea will decide soon enough."
     if danger[me] == (0.0, 0.0):
         for when, k in (("this turn", 0), ("next turn", 1)):
             exposed = [p for p in others if danger[p][k] > 0]

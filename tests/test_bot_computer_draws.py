@@ -10,7 +10,7 @@ from tests.botkit import FakeClock, command, drawn, fake, press, running_bot  # 
 from tests.test_bot_computer import running, settle, thread_text
 
 
-async def test_a_galaxies_computer_accepts_a_draw_when_it_counts_the_end_level(fake, drawn, tmp_path):
+async def test_a_galaxies_computer_declines_a_draw_at_the_start_and_says_why(fake, drawn, tmp_path):
     alice = fake.add_user("alice")
     clock = FakeClock()
     game = engine.get_game("galaxies")
@@ -22,13 +22,14 @@ async def test_a_galaxies_computer_accepts_a_draw_when_it_counts_the_end_level(f
         clock.advance(2)
         await settle(bot)
         row = await bot.store.get_game(row.id)
-        assert row.status == "finished"
-        assert game.outcome(game.from_json(row.state)).draw
-        assert [(e["kind"], e["actor"]) for e in await bot.store.events(row.id)][-2:] == [
-            ("offer", str(alice)), ("accept", cpu)]
-        # Nothing is on the table yet and both hold four systems: it counts the end level.
-        assert "💬 **Computer (easy)**: I accept: as I count it we would end level." \
-            in thread_text(fake, row)
+        assert row.status == "active"
+        assert game.from_json(row.state)["draw_offer"] is None
+        kinds = [(e["kind"], e["actor"]) for e in await bot.store.events(row.id)]
+        assert kinds[kinds.index(("offer", str(alice))) + 1] == ("decline", cpu)
+        # Nothing is on the table yet and both hold four systems: level, but every card is
+        # still to play, so nothing is settled.
+        assert ("💬 **Computer (easy)**: No thanks: as I count it we are level, with 6 cards "
+                "each still to play.") in thread_text(fake, row)
 
 
 async def test_a_global_warming_computer_declines_a_draw_offer_saying_why(fake, drawn, tmp_path):

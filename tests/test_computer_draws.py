@@ -1,6 +1,6 @@
 """Global Warming and Galaxies computers answer a draw offer by their own judgement, from their
-seat's view only: they accept when they see the game as even or themselves behind, decline
-when ahead saying why, and answer the same whatever their seat cannot see (nor what they chose
+seat's view only: they accept when they see themselves behind (or, in Galaxies, level with
+only the last card to play), decline otherwise saying why, and answer the same whatever their seat cannot see (nor what they chose
 in secret: the answer is public)."""
 
 from __future__ import annotations
@@ -55,6 +55,17 @@ def test_galaxies_computer_accepts_when_it_counts_the_end_level():
             assert answer == (True, "I accept: as I count it we would end level."), (seat, level)
 
 
+def test_galaxies_computer_level_with_cards_to_play_declines():
+    # Nothing on the table and every card still to come: level, but nothing is settled.
+    state = GALAXIES.new_game(["ann", "bob"], seed=3)
+    for seat in state["players"]:
+        view = GALAXIES.view(state, seat)
+        assert view["turn"] == 1 and view["phase"] == "commit"
+        for level, answer in answers("galaxies", view).items():
+            assert answer == (False, "No thanks: as I count it we are level, with 6 cards each "
+                                     "still to play."), (seat, level)
+
+
 def test_galaxies_draw_answers_ignore_the_hidden_hand_path_and_card():
     for moves in (1, 4, 9):   # bob has chosen his card (hidden); later, hands differ too
         state = random_state(GALAXIES, ["ann", "bob"], seed=3, moves=moves)
@@ -107,13 +118,14 @@ def test_global_warming_computer_safe_declines_naming_why_and_stranded_accepts()
         assert answer == (True, "I accept: my pawn stands on a tile that may sink this turn."), level
 
 
-def test_global_warming_computer_accepts_when_nobody_is_safer():
+def test_global_warming_computer_plays_on_when_nobody_is_safer():
+    # (an even game does not stall: accepting would let anyone end a game against it at once)
     state = GW.new_game(["ann", "bob", "cat"], seed=8, options={
         "starts": ["S5", "A5", "C5"], "coins": ["S3:value", "M4:suit", "Ca:value"]})
     for seat in state["players"]:
         for level, answer in answers("global-warming", GW.view(state, seat)).items():
-            assert answer == (True, "I accept: as I see it none of us is safer than the "
-                                    "others."), (seat, level)
+            assert answer == (False, "No thanks: as I see it none of us is safer than the "
+                                     "others, and the sea will decide soon enough."), (seat, level)
 
 
 def test_global_warming_draw_answers_ignore_what_the_seat_cannot_see():
