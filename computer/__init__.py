@@ -30,7 +30,9 @@ How the bot should call it (not wired yet):
 
 Draws: every player also has `answer_draw(view) -> (accept, reason)` and `offers_draw(view)`
 (with `draw_reason(view)` to say why); by default it declines ("I would rather play on.") and
-never offers. Relativity's players judge by a short search (see computer/relativity.py).
+never offers. Relativity's players judge by a short search (see computer/relativity.py),
+Galaxies' and Global Warming's by the expected end (computer/galaxies.py,
+computer/global_warming_draws.py); only Relativity's offer draws.
 
 Levels: `easy` plays legal, plausible moves; `strong` searches (see each game's module).
 Each game plugs in with one module exposing `PLAYERS = {"easy": cls, "strong": cls}`; every

@@ -10,6 +10,10 @@ strong: searches its information set (computer/search.py) to the end of the game
         tree), both cards chosen at once by decoupled UCT, each card's best few targets by
         `evaluate`, which counts the systems that will travel with each hole (a stack on the
         cell a hole steps onto next is lost) and, in the last turn, the final score.
+
+Draw offers: both accept when they expect the other ahead, or the final scores level with only
+the last card to play (easy by a count anyone can make, strong by games played out), and
+otherwise decline naming the count.
 """
 
 from __future__ import annotations
@@ -215,6 +219,24 @@ class GalaxiesPlayer(ComputerPlayer):
         state = determinise(view, rng)
         return self.target(state, seat, rng)
 
+    def answer_draw(self, view):
+        """Accepts when it counts you ahead at the end (`expected_margin`), or level with only
+        the last card to play; otherwise says what it counts, from what both can see."""
+        margin = self.expected_margin(view)
+        if margin <= -EVEN:
+            return True, "I accept: as I count it you would end ahead."
+        if margin < EVEN:
+            left = plays_left(view)
+            if left <= 1:   # (only the last card to come: a level count is the end in sight)
+                return True, "I accept: as I count it we would end level."
+            return False, (f"No thanks: as I count it we are level, with {left} cards each still "
+                           "to play.")
+        return False, why_play_on(view, margin)
+
+    def expected_margin(self, view) -> float:
+        """Its final score minus yours, as it expects them."""
+        raise NotImplementedError
+
 
 class EasyGalaxies(GalaxiesPlayer):
     level = "easy"
@@ -226,6 +248,14 @@ class EasyGalaxies(GalaxiesPlayer):
         """Usually the target that counts best for it now (it never guesses the other's
         answer); one time in three any target no worse than passing."""
         return greedy_target(state, seat, rng, pick_any=rng.below(3) == 0)
+
+    def expected_margin(self, view):
+        """A quick count: the systems that will end beside each hole if no card moved
+        anything, and each player's systems in hand, as many as they have plays left."""
+        left = plays_left(view)
+        counts = {p: board + min(hand, left) for p, (board, hand) in public_count(view).items()}
+        me = view["viewer"]
+        return sum(n if p == me else -n for p, n in counts.items())
 
 
 class StrongGalaxies(GalaxiesPlayer):
@@ -243,6 +273,9 @@ class StrongGalaxies(GalaxiesPlayer):
     def decide(self, view, rng):
         return search(SearchModel(), view, rng, self.iterations, tree_turns=TURNS,
                       rollout_turns=1)
+
+    def expected_margin(self, view):
+        return playout_margin(view, self.rng_for(view), PLAYOUTS)
 
 
 class SearchModel:
@@ -293,6 +326,66 @@ class SearchModel:
                     for p in players}
         return {p: 0.5 + 0.5 * math.tanh(evaluate(state["data"], players, p) / 2)
                 for p in players}
+
+
+# --------------------------------------------------------------------------- draws
+
+EVEN = 0.5      # an expected margin under half a point either way: we would end level
+PLAYOUTS = 32   # the strong player's games played out to judge a draw offer (0.2-0.4 s)
+
+
+def public_count(view) -> dict[str, tuple[int, int]]:
+    """{player: (systems that end beside their hole if no card moves anything, systems still
+    in their hand)}: what everyone at the table can count (never from the viewer's hand)."""
+    players = view["players"]
+    holes = {p: (h["x"], h["y"]) for p, h in view["holes"].items()}
+    stacks = {(s["x"], s["y"]): s["count"] for s in view["stacks"]}
+    holes, stacks = project(holes, stacks, view["turn"], players)
+    # (the log shows the latest events only: the hand's size bounds what it misses)
+    return {p: (sum(n for cell, n in stacks.items() if _near(holes[p], cell)),
+                min(_systems_in_hand(view, p), view["hand_sizes"][p])) for p in players}
+
+
+def playout_margin(view, rng: Rng, playouts: int) -> float:
+    """The mean final margin (the viewer's score minus the other's) over games played out
+    to the end in worlds drawn from the view, both playing the search's quick policy (a
+    random card, the best target). The viewer's own card of this turn is chosen afresh, so
+    the answer does not tell what it chose."""
+    me = view["viewer"]
+    model = SearchModel()
+    total = 0
+    for _ in range(playouts):
+        state = model.determinise(view, rng)
+        while GAME.outcome(state) is None:
+            player = GAME.awaited(state)[0]
+            state = GAME.apply(state, player, model.policy(state, player, rng))
+        scores = GAME.scores(state)
+        total += sum(n if p == me else -n for p, n in scores.items())
+    return total / playouts
+
+
+def plays_left(view) -> int:
+    """Cards each player still plays, this turn's included until it is revealed."""
+    return TURNS - view["turn"] + (view["phase"] == "commit")
+
+
+def _systems(n: int) -> str:
+    return f"{n} system" + ("" if n == 1 else "s")
+
+
+def why_play_on(view, margin: float) -> str:
+    """Why it declines, in what both players can count on the table."""
+    me = view["viewer"]
+    other = next(p for p in view["players"] if p != me)
+    count = public_count(view)
+    (board, hand), (their_board, their_hand) = count[me], count[other]
+    if board > their_board:
+        travel = "as the holes travel on, " if view["turn"] < TURNS else ""
+        return f"No thanks: {travel}I count {_systems(board)} near my hole to your {their_board}."
+    if hand > their_hand and plays_left(view):
+        return f"No thanks: I still have {_systems(hand)} to play to your {their_hand}."
+    points = max(1, round(margin))
+    return f"No thanks: as I count it I would end about {points} point{'s' * (points > 1)} ahead."
 
 
 PLAYERS = {"easy": EasyGalaxies, "strong": StrongGalaxies}

@@ -255,6 +255,14 @@ class GlobalWarmingPlayer(ComputerPlayer):
     def steps(self, board, seat, count, rng) -> str | None:
         raise NotImplementedError
 
+    def answer_draw(self, view):
+        """By its chance to outlast the others against a fair share (global_warming_draws):
+        easy reads it off the tiles now, strong plays the next turns out."""
+        from . import global_warming_draws as draws   # it reads this module's helpers
+        chance = None if self.level == "easy" else \
+            draws.playout_chance(view, self.rng_for(view), draws.PLAYOUTS)
+        return draws.answer(view, chance)
+
 
 class EasyGlobalWarming(GlobalWarmingPlayer):
     level = "easy"

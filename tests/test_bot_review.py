@@ -103,7 +103,8 @@ def to_schema_v1(db) -> None:
             "('games', 'seats', 'events', 'timers', 'outbox', 'meta', 'sqlite_sequence')")]
         conn.executescript(
             "".join(f"DROP TABLE {name}; " for name in later)
-            + "DROP INDEX outbox_tag; ALTER TABLE outbox DROP COLUMN tag; "
+            + "DROP INDEX outbox_tag; DROP INDEX outbox_message; DROP INDEX games_lobby_message; "
+            "ALTER TABLE outbox DROP COLUMN tag; "
             "ALTER TABLE outbox DROP COLUMN edit_of; ALTER TABLE seats DROP COLUMN dm_closed; "
             "ALTER TABLE games DROP COLUMN extras; "
             "ALTER TABLE timers DROP COLUMN claimed_by; ALTER TABLE timers DROP COLUMN lease_until; "

@@ -33,6 +33,24 @@ async def test_fresh_database_gets_the_current_schema_in_wal_mode(tmp_path):
     assert {"meta", "games", "seats", "events", "timers", "outbox"} <= tables
 
 
+@pytest.mark.sqlite_only
+async def test_finding_the_game_of_a_message_uses_indexes_not_a_scan(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(str(path))
+    game = await new_game(store)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET lobby_message_id=77 WHERE id=?", (game.id,))
+        plan = " ".join(r[-1] for r in db.execute(
+            "EXPLAIN QUERY PLAN SELECT game_id FROM outbox WHERE message_id=? AND game_id IS NOT NULL "
+            "UNION ALL SELECT id FROM games WHERE lobby_message_id=? LIMIT 1", (77, 77)))
+    assert "outbox_message" in plan and "games_lobby_message" in plan, plan
+    assert "SCAN" not in plan, plan
+    store = await Store.open(str(path))
+    assert await store.game_of_message(77) == game.id and await store.game_of_message(78) is None
+    await store.close()
+
+
 async def test_reopening_keeps_data_and_runs_only_new_migrations(tmp_path, monkeypatch):
     path = database_for(tmp_path / "db.sqlite3")
     store = await Store.open(path)

@@ -117,7 +117,12 @@ class ComputerTurns:
                     pass
                 continue
             if player not in game.awaited(state):
-                await self._set_computer_timer(game_id, kind, None)
+                # (dropped only if the game is still as seen: a move landing meanwhile may
+                # wait for this computer now, and keeps the timer for it)
+                try:
+                    await self.store.set_timer(game_id, row.version, kind, None, [], self.clock())
+                except Conflict:
+                    continue
                 return True
             action, delay, offer = await self.thinker.decide(row.game, level, seed,
                                                              game.view(state, player))
@@ -177,7 +182,7 @@ class ComputerTurns:
         """The plan of the change after which no person is left: the game ends there, without
         a result (as an abort does), and says so."""
         last = game.view(state, None)["log"][-1:]
-        said = texts.with_names(last[0]["text"], row.names) + " " if last else ""
+        said = texts.with_names(last[0]["text"], row.names).rstrip(".") + ". " if last else ""
         note = f"🛑 {said}No person is left in the game, so it ends here, without a result."
         notices = await self.strip_all(row.id)
         notices.append(Notice("channel", row.thread_id or row.channel_id, {"content": texts.clip(note)}))

@@ -18,11 +18,14 @@ class Notices:
         answering = [p for p in ui.adapter_for(row.game).players_in(game, view)
                      if offer and p not in offer["accepted"]]
         if kind == "offer":
-            answering = [p for p in answering if not computers.is_computer(p)]
-            lines = head_lines + [" ".join(texts.mention(p) for p in answering)
+            people = [p for p in answering if not computers.is_computer(p)]
+            if not people:   # (computers answer by themselves: nothing for anyone to press)
+                lines = head_lines + [f"Waiting for {texts.name_list(answering, names)} to answer."]
+                return [Notice("channel", thread, {"content": texts.clip("\n".join(lines))}, tag="draw")]
+            lines = head_lines + [" ".join(texts.mention(p) for p in people)
                                   + ": do you accept the draw? (Or `/draw accept`, `/draw decline`.)"]
             return [Notice("channel", thread, {"content": texts.clip("\n".join(lines)),
-                                               "mentions": answering,
+                                               "mentions": people,
                                                "controls": [["draw", row.id, "accept"],
                                                             ["draw", row.id, "decline"]]}, tag="draw")]
         if kind == "accept":
@@ -81,7 +84,8 @@ class Notices:
                          "**Open my private controls**.")
         if status_secret:
             lines.append(self.secret_status(game, new, names))
-        if deadline_at:
+        if deadline_at and not all(computers.is_computer(p) for p in game.awaited(new)):
+            # (a computer is never timed out: its turn has no deadline to show)
             lines.append(f"⏳ Deadline {texts.timestamp(deadline_at)}.")
         return lines
 

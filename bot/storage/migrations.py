@@ -244,6 +244,12 @@ MIGRATIONS: list[str] = [
         UNIQUE (tournament_id, round, table_no)
     );
     """,
+    # 11 -> 12: a button pressed under a notice or a lobby finds its game by the message's id
+    # (`game_of_message`), which read the whole outbox before.
+    """
+    CREATE INDEX outbox_message ON outbox(message_id) WHERE message_id IS NOT NULL;
+    CREATE INDEX games_lobby_message ON games(lobby_message_id) WHERE lobby_message_id IS NOT NULL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

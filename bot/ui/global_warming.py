@@ -107,9 +107,10 @@ class GlobalWarmingAdapter(Adapter):
 
     def standings(self, game, state, names):
         """The order in which players went out (the winner is said already)."""
-        outcome = game.outcome(state)
         scores = game.scores(state)
-        out = sorted((p for p in scores if p not in outcome.winners), key=lambda p: scores[p])
+        view = game.view(state, None)
+        gone = set(view["drowned"]) | set(view["left"])   # (a draw leaves the others afloat)
+        out = sorted((p for p in scores if p in gone), key=lambda p: scores[p])
         if not out:
             return ""
         return f"Out, in this order: {texts.name_list(out, names)}."
