@@ -83,8 +83,12 @@ def play(name: str, seats: dict[str, Seat], seed: int, times: dict[str, list[flo
         else:
             view = game.view(state, who)
             start = time.perf_counter()
-            action = seat.player.choose(view)
+            resigns = seat.player.resigns(view) if hasattr(seat.player, "resigns") else None
+            action = None if resigns else seat.player.choose(view)
             times.setdefault(seat.label, []).append(time.perf_counter() - start)
+            if resigns:   # (as in the bot: a computer resigns a game it can no longer win)
+                state = game.resign(state, who)
+                continue
         state = game.apply(state, who, action)
         now = game.scores(state)
         still = 0 if now != scores else still + 1

@@ -294,6 +294,15 @@ class RelativityPlayer(ComputerPlayer):
         value, _ = self.outlook(view)
         return abs(value) < self.even
 
+    def resigns(self, view):
+        """When no run of trophies still to come could make it the winner (the trophy count is
+        public: nothing hidden is used)."""
+        pos = Position(determinise(view, self.rng_for(view)))
+        if chances(pos, pos.players.index(view["viewer"])) > 0:
+            return None
+        return ("I resign: whoever takes the trophies still to come, I cannot finish ahead. "
+                "Well played!")
+
     def draw_reason(self, view) -> str:
         return (f"No trophy in the last {plies_without_trophy(view)} moves and I see no way on for "
                 "either of us: shall we call it a draw?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import computer
 import engine
 from computer import relativity as crel
 from computer.relativity_eval import TIME_SHARE, Position, chances
@@ -96,3 +97,33 @@ def test_strong_yields_only_where_the_count_allows_it():
     # By Day at 1-4, bob (Space) to move needs two more: a trade brings him one nearer.
     day = position("day", (1, 4), 0)
     assert chances(day, 1, (0,)) < 0.5 and player.yields(day, after) == "trade"
+
+
+def by_day(players, night: dict, day: dict):
+    """A Relativity game in its Day round (the Day board as dealt, Space to move) with the
+    trophies given as {value: player}."""
+    state = engine.thaw(RELATIVITY.new_game(players, seed=1))
+    data = state["data"]
+    data["round"], data["coins"], data["turn"] = "day", data["boards"][1], "space"
+    data["trophies"]["night"].update(night)
+    data["trophies"]["day"].update(day)
+    return engine.freeze(state)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_a_computer_resigns_a_game_it_can_no_longer_win(level):
+    # Night 3-2 for ann, Day 2-2: one Sun trophy is left to win. bob's would make it five
+    # each, and five each goes to Night's Space (ann); ann's would make her six.
+    lost = by_day(["ann", "bob"], {"n": "ann", "a": "ann", "2": "ann", "3": "bob", "4": "bob"},
+                  {"n": "ann", "a": "ann", "2": "bob", "3": "bob"})
+    assert RELATIVITY.to_act(lost) == ("bob",) and RELATIVITY.outcome(lost) is None
+    player = computer.get_player("relativity", level, 3)
+    assert player.resigns(RELATIVITY.view(lost, "bob")) == (
+        "I resign: whoever takes the trophies still to come, I cannot finish ahead. Well played!")
+    # One trophy fewer for ann by Day: bob's last trophy would make him six. He plays on.
+    open_game = by_day(["ann", "bob"], {"n": "ann", "a": "ann", "2": "ann", "3": "bob", "4": "bob"},
+                       {"n": "ann", "2": "bob", "3": "bob", "4": "bob"})
+    assert player.resigns(RELATIVITY.view(open_game, "bob")) is None
+    # Nor does anyone resign at the start.
+    start = RELATIVITY.new_game(["ann", "bob"], seed=1)
+    assert player.resigns(RELATIVITY.view(start, "ann")) is None
