@@ -276,7 +276,8 @@ class RelativityPlayer(ComputerPlayer):
         my_role = "space" if view["roles"]["space"] == view["viewer"] else "time"
         close = sorted(pos.threats(my_role), key=VALUES.index)
         if close:
-            names = " and ".join(f"{value_name(v)}s" for v in close)
+            names = [f"{value_name(v)}s" for v in close]
+            names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
             return f"No thanks: I still see winning chances, my {names} are one swap from a molecule."
         if lead > 0:
             return f"No thanks: I lead {pos.counts[me]}-{pos.counts[1 - me]} in trophies."
@@ -309,8 +310,10 @@ class RelativityPlayer(ComputerPlayer):
 
 
 class EasyRelativity(RelativityPlayer):
-    """One swap ahead, for itself only: a molecule when one swap makes it (nine times in ten),
-    otherwise mostly the swap that brings like coins closest together, now and then any swap."""
+    """One swap ahead: a molecule when one swap makes it (nine times in ten), otherwise mostly
+    the swap that brings like coins closest together, now and then any swap; half the time it
+    first leaves out the swaps that hand the opponent a molecule (so a beginner who takes the
+    molecules offered does not win every game, and still finds some)."""
 
     level = "easy"
 
@@ -320,6 +323,9 @@ class EasyRelativity(RelativityPlayer):
             scoring = [m for m in moves if Searcher._completes(pos, m)]
             if scoring:
                 return rng.choice(scoring)
+        if rng.below(2):
+            careful = [m for m in moves if not self._offers(pos, m)]
+            moves = careful or moves
         if rng.below(4) == 0:
             return rng.choice(moves)
         best, choices = None, []
@@ -332,6 +338,15 @@ class EasyRelativity(RelativityPlayer):
             elif value == best:
                 choices.append(move)
         return rng.choice(choices)
+
+    @staticmethod
+    def _offers(pos: Position, move) -> bool:
+        """Whether the swap leaves the opponent a molecule one swap away."""
+        token = pos.play(move)
+        try:
+            return pos.winner is None and bool(pos.threats(pos.role))
+        finally:
+            pos.undo(token)
 
 
 class StrongRelativity(RelativityPlayer):

@@ -127,3 +127,12 @@ def test_a_computer_resigns_a_game_it_can_no_longer_win(level):
     # Nor does anyone resign at the start.
     start = RELATIVITY.new_game(["ann", "bob"], seed=1)
     assert player.resigns(RELATIVITY.view(start, "ann")) is None
+
+
+def test_a_decline_names_the_values_one_swap_from_a_molecule_as_a_list():
+    from tests.test_computer import random_state
+    state = random_state(RELATIVITY, ["ann", "bob"], 6, 30)
+    assert RELATIVITY.to_act(state) == ("ann",)
+    answer = computer.get_player("relativity", "strong", 1).answer_draw(RELATIVITY.view(state, "ann"))
+    assert answer == (False, "No thanks: I still see winning chances, my nulls, aces and 3s are "
+                             "one swap from a molecule.")
