@@ -46,8 +46,6 @@ from .relativity_eval import (
 from .relativity_threats import ThreatSearch
 
 GAME = engine.get_game("relativity")
-import os
-ENDGAME = tuple(map(int, os.environ["REL_ENDGAME"].split(","))) if os.environ.get("REL_ENDGAME") else None
 
 
 # --------------------------------------------------------------------------- view -> state
@@ -386,9 +384,6 @@ class StrongRelativity(RelativityPlayer):
         weights["their_threat"] *= 1 - urge / 2
         return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
 
-    def endgame(self, pos: Position) -> bool:
-        return pos.won_this_round >= 4 or max(pos.counts) >= 5
-
     def pick(self, pos, rng, view):
         forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
         if forced is not None:
@@ -398,10 +393,7 @@ class StrongRelativity(RelativityPlayer):
             move = self.searcher(view, self.yield_gain).best(pos, rng)[0]
             if why == "safe" or self._trades_after(pos, move):
                 return move
-        searcher = self.searcher(view)
-        if self.endgame(pos) and ENDGAME:
-            searcher.depth, searcher.nodes = ENDGAME
-        return searcher.best(pos, rng)[0]
+        return self.searcher(view).best(pos, rng)[0]
 
     def yields(self, pos: Position, since: int) -> str | None:
         """Whether to stop guarding, `since` moves after the last trophy: "safe" (still the
