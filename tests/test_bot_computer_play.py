@@ -8,6 +8,7 @@ from bot import computers
 from bot.flow import COMPUTER_TIMER
 from tests.botkit import FakeClock, command, drawn, fake, press, running_bot, said  # noqa: F401
 from tests.test_bot_computer import running, settle, thread_text
+from tests.test_bot_review import two_player_warming
 
 GLOBAL_WARMING = engine.get_game("global-warming")
 
@@ -57,19 +58,17 @@ async def test_a_computer_is_not_left_hanging_when_a_move_lands_as_it_looks(fake
 
 
 async def test_a_global_warming_draw_does_not_say_everyone_went_out(fake, drawn, tmp_path):
-    """Alice offered a draw on the first turn and the computer accepted: the result said
-    "Out, in this order: alice and Computer (easy)", though both pawns stood on the island."""
-    alice = fake.add_user("alice")
+    """Alice offered a draw on the first turn and it was accepted: the result said "Out, in
+    this order: alice and Computer (easy)", though both pawns stood on the island. (Between
+    two people: a computer no longer accepts a draw in an even game.)"""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=4242, clock=clock) as bot:
-        lobby = (await command(fake, alice, "play", {"game": "global-warming"})).original
-        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
-        await press(fake, alice, lobby.button("Start"), message_id=lobby.id)
-        row = await running(bot, alice)
-        await command(fake, alice, "draw", {"action": "offer", "game": row.id})
-        clock.advance(2)
+        game_id, _ = await two_player_warming(fake, bot, alice, bob)
+        await command(fake, alice, "draw", {"action": "offer", "game": game_id})
+        await command(fake, bob, "draw", {"action": "accept", "game": game_id})
         await settle(bot)
-        row = await bot.store.get_game(row.id)
+        row = await bot.store.get_game(game_id)
         assert GLOBAL_WARMING.outcome(GLOBAL_WARMING.from_json(row.state)).draw
         end = fake.messages(row.thread_id)[-1].content
         assert "🏁 The game ends in a draw." in end
