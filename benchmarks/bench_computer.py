@@ -1,6 +1,6 @@
 """Computer players' strength and thinking time against the simple baseline players (issue 24).
 
-    python benchmarks/bench_computer.py [--games N] [--only relativity,...] [--quick]
+    python benchmarks/bench_computer.py [--games N] [--first-deal D] [--only relativity,...] [--quick]
 
 For every game with a baseline player in benchmarks/baselines/<module>.py (a two-ply search in
 Relativity, a small Monte Carlo over die faces in Global Warming, greedy targets in Galaxies,
@@ -10,7 +10,9 @@ deal is played once per seat, so every side sits everywhere):
                           players in Global Warming, where a fair share is 25%)
     easy vs baseline      (no target: easy is meant to be beatable)
     easy vs random        target: easy wins most games (> 50%)
-In Relativity also the share of games with 100 plies in a row without a trophy (target < 10%).
+In Relativity also the share of games with 100 plies in a row without a trophy (target < 10%),
+and how many of those had a draw offered by the computer first (the baseline neither offers nor
+accepts one; a person could). A computer resigns as in the bot (a game it can no longer win).
 A game still running after the cap of plies counts as a draw. Every decision is timed: p50,
 p95 and max per level (target: p95 <= 2 s of one core). One process, seeded: the same
 arguments play the same games. "random" picks uniformly among the legal actions.
@@ -38,6 +40,7 @@ MAX_PLIES = {"relativity": 400}   # a game still running then counts as a draw
 TABLES = {"global-warming": (2, 4)}
 TARGET_VS_BASELINE = {2: 0.80, 4: 0.45}
 NAMES = ["ann", "bob", "cat", "dan"]
+FIRST_DEAL = 1000   # deals are seeds FIRST_DEAL, FIRST_DEAL + 1, ... (--first-deal)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -66,14 +69,16 @@ class Seat:
 
 def play(name: str, seats: dict[str, Seat], seed: int, times: dict[str, list[float]]):
     """One game. Returns (outcome or None at the cap, longest run of plies without a change of
-    score)."""
+    score, whether a computer would have offered a draw in a run before it reached
+    STALL_PLIES: the baseline players make and take no offers, a person could)."""
     game = engine.get_game(name)
     state = game.new_game(list(seats), seed=seed)
     chooser = Rng(seed * 7919 + 3)
     scores, still, longest = game.scores(state), 0, 0
+    offered_at, offered = None, False
     for _ in range(MAX_PLIES.get(name, 20000)):
         if game.outcome(state) is not None:
-            return game.outcome(state), longest
+            return game.outcome(state), longest, offered
         awaited = game.awaited(state)
         who = awaited[0] if awaited else game.to_act(state)[0]
         seat = seats[who]
@@ -82,13 +87,24 @@ def play(name: str, seats: dict[str, Seat], seed: int, times: dict[str, list[flo
         else:
             view = game.view(state, who)
             start = time.perf_counter()
-            action = seat.player.choose(view)
+            resigns = seat.player.resigns(view) if hasattr(seat.player, "resigns") else None
+            action = None if resigns else seat.player.choose(view)
             times.setdefault(seat.label, []).append(time.perf_counter() - start)
+            if resigns:   # (as in the bot: a computer resigns a game it can no longer win)
+                state = game.resign(state, who)
+                continue
+            if offered_at is None and still >= 40 and hasattr(seat.player, "offers_draw") \
+                    and seat.player.offers_draw(view):
+                offered_at = still
         state = game.apply(state, who, action)
         now = game.scores(state)
         still = 0 if now != scores else still + 1
+        if still == 0:
+            offered_at = None
+        elif still == STALL_PLIES and offered_at is not None:
+            offered = True
         scores, longest = now, max(longest, still)
-    return game.outcome(state), longest
+    return game.outcome(state), longest, offered
 
 
 def make(label: str, factory, seed: int) -> Seat:
@@ -98,18 +114,19 @@ def make(label: str, factory, seed: int) -> Seat:
 def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, target, stall: bool):
     """`deals` deals, each played n times with the hero in every seat and `other` in the rest.
     hero/other: (label, factory or None). Prints one line; returns whether the target is met."""
-    wins = losses = draws = stalled = 0
+    wins = losses = draws = stalled = offered = 0
     started = time.perf_counter()
     for d in range(deals):
         for shift in range(n):
-            seed = 1000 + d
+            seed = FIRST_DEAL + d
             seats = {}
             for k, p in enumerate(NAMES[:n]):
                 label, factory = hero if k == shift else other
                 seats[p] = make(label, factory, seed * 10 + k)
             hero_name = NAMES[shift]
-            outcome, longest = play(name, seats, seed, times)
+            outcome, longest, offer = play(name, seats, seed, times)
             stalled += longest >= STALL_PLIES
+            offered += offer
             if outcome is None or not outcome.winners:
                 draws += 1
             elif hero_name in outcome.winners:
@@ -127,7 +144,9 @@ def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, targe
         line += f"  target >= {100 * target:.0f}% {'ok' if ok else 'BELOW TARGET'}"
     if stall:
         line += (f"\n    games with {STALL_PLIES} plies in a row without a trophy: {stalled}/{games}"
-                 f" ({100 * stalled / games:.0f}%)  target < 10% {'ok' if stalled < 0.1 * games else 'ABOVE TARGET'}")
+                 f" ({100 * stalled / games:.0f}%)  target < 10% {'ok' if stalled < 0.1 * games else 'ABOVE TARGET'}"
+                 f"\n    of those, with a draw offered by the computer before the {STALL_PLIES}th ply"
+                 f" (the baseline plays on; a person could accept): {offered}")
         ok = ok and stalled < 0.1 * games
     print(f"{line}  ({time.perf_counter() - started:.0f} s)", flush=True)
     return ok
@@ -152,12 +171,16 @@ def timing(times: dict[str, list[float]]) -> bool:
 
 
 def main() -> None:
+    global FIRST_DEAL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="deals per match (each played once per seat)")
+    parser.add_argument("--first-deal", type=int, default=FIRST_DEAL,
+                        help="seed of the first deal (fresh deals for a check of a tuned player)")
     parser.add_argument("--only", default="", help="comma-separated game names")
     parser.add_argument("--quick", action="store_true", help="a few deals per match (a smoke run)")
     args = parser.parse_args()
     deals = 3 if args.quick else args.games
+    FIRST_DEAL = args.first_deal
     only = set(filter(None, args.only.split(",")))
     results = []
     for name in computer.game_names():

@@ -15,6 +15,7 @@ seat.
 from __future__ import annotations
 
 import hashlib
+from typing import NamedTuple
 
 import computer
 from bot.workers import WorkerPool
@@ -54,15 +55,27 @@ def seed_for(game_seed: int, player: str) -> int:
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") >> 1
 
 
-def decide(game_name: str, level: str, seed: int, view: dict) -> tuple[str, float, str | None]:
-    """The computer's action for its own view, how long to wait before playing it (BYOP1's
-    pace; 0 elsewhere), and, when it offers a draw after this move, what it says (else None).
-    Runs in a worker."""
+class Decision(NamedTuple):
+    """What a computer does on its turn: `action`, after `delay` seconds (BYOP1's pace; 0
+    elsewhere), then offering a draw saying `offer` (else None); or, with `resign` (what it
+    says), it resigns instead (and `action` is None)."""
+
+    action: str | None
+    delay: float = 0.0
+    offer: str | None = None
+    resign: str | None = None
+
+
+def decide(game_name: str, level: str, seed: int, view: dict) -> Decision:
+    """The computer's decision on its own view. Runs in a worker."""
     player = computer.get_player(game_name, level, seed)
+    why = player.resigns(view)
+    if why:
+        return Decision(None, resign=why)
     action = player.choose(view)
     delay = getattr(player, "delay", None)
     offer = player.draw_reason(view) if player.offers_draw(view) else None
-    return action, (float(delay(action)) if delay else 0.0), offer
+    return Decision(action, float(delay(action)) if delay else 0.0, offer)
 
 
 def answer_draw(game_name: str, level: str, seed: int, view: dict) -> tuple[bool, str]:
@@ -79,7 +92,7 @@ class Thinker(WorkerPool):
     def __init__(self, mode: str = "process", workers: int = 1):
         super().__init__(mode, workers, nice=15)
 
-    async def decide(self, game_name: str, level: str, seed: int, view: dict) -> tuple[str, float, str | None]:
+    async def decide(self, game_name: str, level: str, seed: int, view: dict) -> Decision:
         return await self.run(decide, game_name, level, seed, view)
 
     async def answer_draw(self, game_name: str, level: str, seed: int, view: dict) -> tuple[bool, str]:

@@ -49,3 +49,8 @@ class ComputerPlayer:
     def draw_reason(self, view: Mapping) -> str:
         """Why it offers a draw (only asked after `offers_draw` said yes)."""
         return "Shall we call it a draw?"
+
+    def resigns(self, view: Mapping) -> str | None:
+        """Why it resigns instead of moving, when it can no longer win whatever anyone does
+        (playing on could only hold the game up); None to play on."""
+        return None

@@ -11,8 +11,12 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
         counts trophies, the molecules each side could complete with one swap, double threats,
         the values each side's role is one swap from threatening, and its own molecules in the
         making (its plan, weighed more the longer no trophy is taken); positions met before in
-        the round count as a little worse than even for it, so it does not shuffle. The search is bounded by a
-        node count, not a clock: deterministic, and well under a second a decision.
+        the round count as a little worse than even for it, so it does not shuffle. In a
+        round stalled for 40 moves it stops guarding (the opponent's gains count a tenth) when
+        by `chances` (relativity_eval.py: each trophy to come goes to Time four times in
+        five) it stays the likelier winner after the opponent's next trophy, or when its swap
+        offers a trade that does not hurt those chances. The search is bounded by a node
+        count, not a clock: deterministic, and well under a second a decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
 and no trophy has been taken for a while; it offers one itself after a long stretch without a
@@ -36,6 +40,7 @@ from .relativity_eval import (
     TROPHY,
     WIN,
     Position,
+    chances,
     evaluate,
 )
 from .relativity_threats import ThreatSearch
@@ -224,8 +229,8 @@ def notation(move) -> str:
 class RelativityPlayer(ComputerPlayer):
     game_name = "relativity"
     # Draws: moves without a trophy after which the game counts as stalled (an offer may be
-    # accepted), and after which the player offers one itself; a search value (trophies are
-    # worth 100) within `even` of zero is an even game.
+    # accepted), and after which the player offers one itself; a search value (a trophy is
+    # worth TROPHY, a molecule one swap away 85) within `even` of zero is an even game.
     stalled = 30
     offer_after = 40   # (the view's log shows the last 40 events: as far back as it can tell)
     even = 40
@@ -269,7 +274,8 @@ class RelativityPlayer(ComputerPlayer):
         my_role = "space" if view["roles"]["space"] == view["viewer"] else "time"
         close = sorted(pos.threats(my_role), key=VALUES.index)
         if close:
-            names = " and ".join(f"{value_name(v)}s" for v in close)
+            names = [f"{value_name(v)}s" for v in close]
+            names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
             return f"No thanks: I still see winning chances, my {names} are one swap from a molecule."
         if lead > 0:
             return f"No thanks: I lead {pos.counts[me]}-{pos.counts[1 - me]} in trophies."
@@ -287,14 +293,25 @@ class RelativityPlayer(ComputerPlayer):
         value, _ = self.outlook(view)
         return abs(value) < self.even
 
+    def resigns(self, view):
+        """When no run of trophies still to come could make it the winner (the trophy count is
+        public: nothing hidden is used)."""
+        pos = Position(determinise(view, self.rng_for(view)))
+        if chances(pos, pos.players.index(view["viewer"])) > 0:
+            return None
+        return ("I resign: whoever takes the trophies still to come, I cannot finish ahead. "
+                "Well played!")
+
     def draw_reason(self, view) -> str:
         return (f"No trophy in the last {plies_without_trophy(view)} moves and I see no way on for "
                 "either of us: shall we call it a draw?")
 
 
 class EasyRelativity(RelativityPlayer):
-    """One swap ahead, for itself only: a molecule when one swap makes it (nine times in ten),
-    otherwise mostly the swap that brings like coins closest together, now and then any swap."""
+    """One swap ahead: a molecule when one swap makes it (nine times in ten), otherwise mostly
+    the swap that brings like coins closest together, now and then any swap; half the time it
+    first leaves out the swaps that hand the opponent a molecule (so a beginner who takes the
+    molecules offered does not win every game, and still finds some)."""
 
     level = "easy"
 
@@ -304,6 +321,9 @@ class EasyRelativity(RelativityPlayer):
             scoring = [m for m in moves if Searcher._completes(pos, m)]
             if scoring:
                 return rng.choice(scoring)
+        if rng.below(2):
+            careful = [m for m in moves if not self._offers(pos, m)]
+            moves = careful or moves
         if rng.below(4) == 0:
             return rng.choice(moves)
         best, choices = None, []
@@ -316,6 +336,15 @@ class EasyRelativity(RelativityPlayer):
             elif value == best:
                 choices.append(move)
         return rng.choice(choices)
+
+    @staticmethod
+    def _offers(pos: Position, move) -> bool:
+        """Whether the swap leaves the opponent a molecule one swap away."""
+        token = pos.play(move)
+        try:
+            return pos.winner is None and bool(pos.threats(pos.role))
+        finally:
+            pos.undo(token)
 
 
 class StrongRelativity(RelativityPlayer):
@@ -338,9 +367,18 @@ class StrongRelativity(RelativityPlayer):
         if nodes is not None:
             self.nodes = nodes
 
-    def searcher(self, view) -> Searcher:
+    # In a round stalled this long it stops guarding against the opponent's molecules (they
+    # count `yield_gain` of its own) and builds its own instead, so that the round runs on to
+    # its end: when by `chances` it would still be the likelier winner after the opponent's
+    # next trophy, or when a trade of trophies would not hurt it and its swap offers one (a
+    # molecule of its own one swap away, whatever trophy the opponent takes). Mostly as Space:
+    # Time's reach breaks up every molecule Space prepares, but not while it takes one.
+    yield_after = 40
+    yield_gain = 0.1
+
+    def searcher(self, view, their_gain: float = 1.0) -> Searcher:
         urge = min(1.0, plies_without_trophy(view) / self.patience)
-        weights = dict(DEFAULT_WEIGHTS)
+        weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
         weights["together"] *= 1 + urge
         weights["near"] *= 1 + urge
         weights["their_threat"] *= 1 - urge / 2
@@ -350,7 +388,46 @@ class StrongRelativity(RelativityPlayer):
         forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
         if forced is not None:
             return forced
+        why = self.yields(pos, plies_without_trophy(view))
+        if why:
+            move = self.searcher(view, self.yield_gain).best(pos, rng)[0]
+            if why == "safe" or self._trades_after(pos, move):
+                return move
         return self.searcher(view).best(pos, rng)[0]
+
+    def yields(self, pos: Position, since: int) -> str | None:
+        """Whether to stop guarding, `since` moves after the last trophy: "safe" (still the
+        likelier winner after the opponent's next trophy), "trade" (a trade would not hurt), or
+        None."""
+        if since < self.yield_after:
+            return None
+        me = pos.mover()
+        if chances(pos, me, (1 - me,)) >= 0.5:
+            return "safe"
+        return "trade" if chances(pos, me, (1 - me, me)) >= chances(pos, me) else None
+
+    @staticmethod
+    def _trades_after(pos: Position, move) -> bool:
+        """Whether the swap takes a trophy, or leaves its maker a molecule one swap away that
+        every trophy the opponent could take next leaves standing: a trade offered."""
+        me = pos.mover()
+        before = pos.counts[me]
+        token = pos.play(move)
+        try:
+            if pos.counts[me] > before:
+                return True
+            mine = "time" if pos.role == "space" else "space"
+            if not pos.threats(mine):
+                return False
+            for reply in pos.finishing(pos.role):
+                inner = pos.play(reply)
+                answered = pos.winner is None and pos.mover() == me and bool(pos.finishing(mine))
+                pos.undo(inner)
+                if not answered:
+                    return False
+            return True
+        finally:
+            pos.undo(token)
 
 
 PLAYERS = {"easy": EasyRelativity, "strong": StrongRelativity}

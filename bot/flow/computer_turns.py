@@ -1,7 +1,8 @@
 """Computer players' turns in the game flow: each computer the game waits for has a timer; when
 it fires, the computer thinks off the event loop and its move is applied like a person's. A
 computer answers draw offers by its own judgement (and says why), may offer one after its move,
-and a game in which no person is left (the last one resigned or ran out of time) ends there."""
+resigns a game it can no longer win (saying so), and a game in which no person is left (the
+last one resigned or ran out of time) ends there."""
 
 from __future__ import annotations
 
@@ -124,11 +125,19 @@ class ComputerTurns:
                 except Conflict:
                     continue
                 return True
-            action, delay, offer = await self.thinker.decide(row.game, level, seed,
-                                                             game.view(state, player))
+            decision = await self.thinker.decide(row.game, level, seed, game.view(state, player))
             latest = await self.store.get_game(game_id)
             if latest is None or latest.version != row.version:
                 continue   # the state moved on: ask again
+            if decision.resign:
+                try:
+                    await self.commit_change(row, game, state, game.resign(state, player),
+                                             actor=player, kind="resign",
+                                             prefix=self.computer_says(row, player, decision.resign))
+                except Conflict:
+                    continue
+                return True
+            action, delay, offer = decision.action, decision.delay, decision.offer
             try:
                 parsed = game.parse_action(state, player, action)
                 new = game.apply(state, player, parsed)

@@ -1,0 +1,138 @@
+"""Relativity's strong player in a stalled round: the long view of the trophy count
+(`chances`) and letting the round run on when guarding for ever would only stall it."""
+
+from __future__ import annotations
+
+import pytest
+
+import computer
+import engine
+from computer import relativity as crel
+from computer.relativity_eval import TIME_SHARE, Position, chances
+
+RELATIVITY = engine.get_game("relativity")
+
+
+def position(round_name: str, counts: tuple[int, int], won: int) -> Position:
+    pos = Position(RELATIVITY.new_game(["ann", "bob"], seed=1))
+    pos.round, pos.counts, pos.won_this_round = round_name, list(counts), won
+    return pos
+
+
+def test_chances_follow_the_rules_of_the_count():
+    # 0-4 at Night: bob's next trophy ends the Night at 0-5, and ann (Time by Day) must then
+    # take all five Sun trophies (five each: Night's Space wins).
+    assert chances(position("night", (0, 4), 4), 0, (1,)) == pytest.approx(TIME_SHARE ** 5)
+    # 5-4 by Day with four Sun trophies won: bob's trophy makes it five each, the game ends,
+    # and ann, Night's Space, wins it; ann's own makes her six.
+    pos = position("day", (5, 4), 4)
+    assert chances(pos, 0, (1,)) == 1.0 and chances(pos, 1, (1,)) == 0.0
+    assert chances(pos, 0, (0,)) == 1.0
+    # Bob's sixth trophy wins at once, whatever comes after.
+    assert chances(position("day", (3, 5), 2), 1, (1, 0, 0)) == 1.0
+
+
+@pytest.mark.parametrize("round_name,counts,won", [("night", (0, 0), 0), ("night", (2, 1), 3),
+                                                   ("day", (3, 3), 1), ("day", (4, 2), 2)])
+def test_chances_are_a_probability_that_a_trophy_raises(round_name, counts, won):
+    pos = position(round_name, counts, won)
+    for seat in (0, 1):
+        now = chances(pos, seat)
+        assert chances(pos, seat, (1 - seat,)) <= now <= chances(pos, seat, (seat,))
+        assert now + chances(pos, 1 - seat) == pytest.approx(1.0)
+
+
+# A real game of the benchmark (deal 1002, strong as ann against the baseline): the Night at
+# 1-1, no trophy for 46 moves, ann (Space) to move and bob (Time) one swap from no molecule.
+STALLED = ("b3#c3 b3#b4 e1#f2 a1#c2 b1#c4 a2#f4 d2#d3 b1#d4 b3#c4 b2#e1 d3#e3 c1#d1 e1#e2 d4#e4 "
+           "c2#c3 b4#e4 d4#e4 a3#a4 c3#d4 e1#f4 e1#f2 b3#d4 a4#f4 d3#e1 e1#e4 b2#d3 d3#d4 a2#c2 "
+           "c2#d2 a3#f4 a3#f2 d4#e1 f3#f4 c3#e1 d4#e1 d3#f4 a2#b3 d1#d4 e2#f3 d3#f1 e2#f2 a3#e4 "
+           "a4#f1 a2#f1 f2#f3 b4#f1 d1#e4 d2#f2 c1#d2 c1#d3 e4#f4 a1#b1 b2#b3 e3#f1 e3#f4 b4#f3 "
+           "a3#f3 b4#e1 a3#f2 a2#d2 a4#b4 a1#a3 d4#e1 d1#d4 b4#c1 a3#c2 d2#d3 a1#c2 c2#c3 f2#f3 "
+           "a1#f4 a4#c2 d1#d4 b2#d4 d4#e1 a4#d2 a4#f3 c2#d3 a2#f1 a3#f3 a2#f3 b1#e3 c4#d3 c2#e1 "
+           "a2#f1 f1#f3 d1#e2 b3#f2 e4#f3 a3#d3 c2#d3 a4#e3 d2#e3 c3#f4 e3#f4 c1#e3 c1#d2 a4#c1 "
+           "b3#c2 c2#e2 f3#f4 c3#f3 d3#e4 d3#f2 c3#d3 c4#f4 d4#e3 a4#e2 a1#f1 b1#c1 c3#d3 f1#f4 "
+           "d4#e1 c4#e2 a3#f4 a2#e3 c4#d4 a4#d3 b1#c1 c3#d4 a2#f2 b3#b4 c4#d1 b2#e4")
+
+
+def stalled_view():
+    state = RELATIVITY.new_game(["ann", "bob"], seed=1002)
+    for action in STALLED.split():
+        state = RELATIVITY.apply(state, RELATIVITY.to_act(state)[0], action)
+    assert RELATIVITY.to_act(state) == ("ann",) and RELATIVITY.scores(state) == {"ann": 1, "bob": 1}
+    return state, RELATIVITY.view(state, "ann")
+
+
+def time_can_take_a_trophy(state) -> bool:
+    return any(RELATIVITY.scores(RELATIVITY.apply(state, "bob", a))["bob"] > 1
+               for a in RELATIVITY.legal_actions(state, "bob"))
+
+
+def test_strong_lets_a_stalled_round_run_on_when_it_stays_the_likelier_winner():
+    state, view = stalled_view()
+    assert crel.plies_without_trophy(view) >= crel.StrongRelativity.yield_after
+    pos = Position(state)
+    assert chances(pos, 0, (1,)) >= 0.5   # (Night's Space, and Time by Day)
+    guarding = crel.StrongRelativity(10020)
+    guarding.yield_after = 10_000
+    guarded = RELATIVITY.apply(state, "ann", guarding.choose(view))
+    assert not time_can_take_a_trophy(guarded)
+    # With the round stalled it builds instead of guarding: Time may take a trophy.
+    let = RELATIVITY.apply(state, "ann", crel.StrongRelativity(10020).choose(view))
+    assert time_can_take_a_trophy(let)
+
+
+def test_strong_yields_only_where_the_count_allows_it():
+    player = crel.StrongRelativity(1)
+    after = player.yield_after
+    night = position("night", (2, 1), 3)        # ann (Space) to move, a trophy ahead
+    assert night.mover() == 0
+    assert player.yields(night, after - 1) is None          # not stalled yet
+    assert player.yields(night, after) == "safe"
+    # By Day at 4-3 with two Sun trophies won, bob (Space) to move: ann's next trophy, alone
+    # or in a trade, leaves bob no way to six: he keeps guarding however long it stalls.
+    day = position("day", (4, 3), 2)
+    assert day.mover() == 1
+    assert player.yields(day, 1000) is None
+    # By Day at 1-4, bob (Space) to move needs two more: a trade brings him one nearer.
+    day = position("day", (1, 4), 0)
+    assert chances(day, 1, (0,)) < 0.5 and player.yields(day, after) == "trade"
+
+
+def by_day(players, night: dict, day: dict):
+    """A Relativity game in its Day round (the Day board as dealt, Space to move) with the
+    trophies given as {value: player}."""
+    state = engine.thaw(RELATIVITY.new_game(players, seed=1))
+    data = state["data"]
+    data["round"], data["coins"], data["turn"] = "day", data["boards"][1], "space"
+    data["trophies"]["night"].update(night)
+    data["trophies"]["day"].update(day)
+    return engine.freeze(state)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_a_computer_resigns_a_game_it_can_no_longer_win(level):
+    # Night 3-2 for ann, Day 2-2: one Sun trophy is left to win. bob's would make it five
+    # each, and five each goes to Night's Space (ann); ann's would make her six.
+    lost = by_day(["ann", "bob"], {"n": "ann", "a": "ann", "2": "ann", "3": "bob", "4": "bob"},
+                  {"n": "ann", "a": "ann", "2": "bob", "3": "bob"})
+    assert RELATIVITY.to_act(lost) == ("bob",) and RELATIVITY.outcome(lost) is None
+    player = computer.get_player("relativity", level, 3)
+    assert player.resigns(RELATIVITY.view(lost, "bob")) == (
+        "I resign: whoever takes the trophies still to come, I cannot finish ahead. Well played!")
+    # One trophy fewer for ann by Day: bob's last trophy would make him six. He plays on.
+    open_game = by_day(["ann", "bob"], {"n": "ann", "a": "ann", "2": "ann", "3": "bob", "4": "bob"},
+                       {"n": "ann", "2": "bob", "3": "bob", "4": "bob"})
+    assert player.resigns(RELATIVITY.view(open_game, "bob")) is None
+    # Nor does anyone resign at the start.
+    start = RELATIVITY.new_game(["ann", "bob"], seed=1)
+    assert player.resigns(RELATIVITY.view(start, "ann")) is None
+
+
+def test_a_decline_names_the_values_one_swap_from_a_molecule_as_a_list():
+    from tests.test_computer import random_state
+    state = random_state(RELATIVITY, ["ann", "bob"], 6, 30)
+    assert RELATIVITY.to_act(state) == ("ann",)
+    answer = computer.get_player("relativity", "strong", 1).answer_draw(RELATIVITY.view(state, "ann"))
+    assert answer == (False, "No thanks: I still see winning chances, my nulls, aces and 3s are "
+                             "one swap from a molecule.")
