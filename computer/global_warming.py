@@ -295,6 +295,9 @@ class StrongGlobalWarming(GlobalWarmingPlayer):
         self.iterations = iterations
 
     def decide(self, view, rng):
+        if len(view["players"]) == 2 and len(pawns_of(view)) == 2:
+            from .global_warming_duel import decide   # it reads this module's helpers
+            return decide(view, rng)
         from .global_warming_search import SearchModel   # it reads this module's helpers
         budget = self.iterations or self.per_pawn * len(pawns_of(view))
         return search(SearchModel(), view, rng, budget, tree_turns=1, rollout_turns=1)
