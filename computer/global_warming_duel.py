@@ -21,8 +21,6 @@ from engine.piecepack import VALUES
 from .global_warming import pawns_of, placements, sink_chances, tiles_of, Board
 
 ESCAPE = (1.0, 0.75, 0.6, 0.5, 0.5)   # how much of a later risk a pawn with 0..4 exits keeps
-import os
-_K = {k: float(os.environ.get("GW" + k.upper(), v)) for k, v in (("push", 0.15), ("exit", 0.04), ("scale", 0.5))}
 ROUNDS = 1500                          # regret-matching rounds of the matrix
 
 
@@ -68,8 +66,8 @@ class Duel:
             free = [q for q in _near(pos) if q in tiles and q not in occupied]
             risk = self.next.get(code, 0.0) + 0.5 * self.third.get(code, 0.0)
             push = max((self.next.get(tiles[q], 0.0) for q in free), default=0.0)
-            danger.append(risk * ESCAPE[len(free)] + _K["push"] * push + _K["exit"] * (3 - min(len(free), 3)))
-        return min(0.98, max(0.02, 0.5 + _K["scale"] * (danger[1] - danger[0])))
+            danger.append(risk * ESCAPE[len(free)] + 0.05 * push + 0.04 * (3 - min(len(free), 3)))
+        return min(0.98, max(0.02, 0.5 + 0.3 * (danger[1] - danger[0])))
 
     # ---------------------------------------------------------------- steps
 
@@ -249,7 +247,7 @@ def solve(payoff, rounds: int = ROUNDS) -> tuple[list[float], float]:
     return x, value
 
 
-TILT = float(__import__("os").environ.get("GWTILT", "0"))   # how far to lean toward the best answer to the faces the other has shown
+TILT = 2.0   # how fast to lean toward the best answer to the faces the other has shown
 
 
 def shown_faces(view, player) -> list[float]:
@@ -272,7 +270,7 @@ def choose_face(view, rng) -> str:
         guess = [c / sum(counts) for c in counts]
         gains = [sum(row[j] * guess[j] for j in range(len(VALUES))) for row in payoff]
         top = max(range(len(VALUES)), key=lambda i: (gains[i], -i))
-        lean = TILT * seen / (seen + 3)
+        lean = min(1.0, TILT * seen / (seen + 3))
         mix = [(1 - lean) * m for m in mix]
         mix[top] += lean
     pick = rng.below(1 << 30) / (1 << 30)
