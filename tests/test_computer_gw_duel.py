@@ -35,8 +35,8 @@ def sinking_corridor():
     state = thaw(GW.new_game(["ann", "bob"], seed=8, options={
         "starts": ["S3", "Mn"], "coins": ["S3:value", "M2:suit", "Ca:value"]}))
     d = state["data"]
-    keep = {"S3": [1, 1], "Sa": [2, 1], "Sn": [1, 2], "S2": [3, 1], "S4": [4, 1], "S5": [5, 1], "Mn": [5, 5],
-            "M2": [1, 5], "Ca": [3, 5]}
+    keep = {"S3": [1, 1], "Sa": [2, 1], "Sn": [1, 2], "S2": [3, 1], "S4": [4, 1], "S5": [5, 1],
+            "Mn": [5, 5], "M2": [1, 5], "Ca": [3, 5]}
     d["tiles"] = keep
     d["pawns"] = {"ann": [1, 1], "bob": [5, 5]}
     d["sunk"] = [c for c in ALL_TILES if c not in keep]
