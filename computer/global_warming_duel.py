@@ -13,9 +13,9 @@ best against any face alike) three times in four, and otherwise the equilibrium 
 zero-sum matrix (regret matching, a fixed number of rounds), so that it is never predictable.
 Measured against the baseline: the equilibrium alone won 68% on deals 1040-1119, leaning on the
 faces shown 78% (and 82-83% with later risks weighed less); with the naive guess and the lean
-capped, 79% on the fresh deals 2000-4039 (see the README). No sampling of
-hidden parts at all: everything is read from the view's public part, so the seat's decision is
-the same whatever it cannot see.
+capped, 76.6% of 320 games on deals 1000-4039, the search it replaces 75.6% (the README).
+No sampling of hidden parts at all: everything is read from the view's public part, so the
+seat's decision is the same whatever it cannot see.
 """
 
 from __future__ import annotations
