@@ -1,6 +1,7 @@
 """Computer players' strength and thinking time against the simple baseline players (issue 24).
 
-    python benchmarks/bench_computer.py [--games N] [--first-deal D] [--only relativity,...] [--quick]
+    python benchmarks/bench_computer.py [--games N] [--only relativity,...] [--quick]
+                                        [--first-deal SEED]
 
 For every game with a baseline player in benchmarks/baselines/<module>.py (a two-ply search in
 Relativity, a small Monte Carlo over die faces in Global Warming, greedy targets in Galaxies,
@@ -40,7 +41,6 @@ MAX_PLIES = {"relativity": 400}   # a game still running then counts as a draw
 TABLES = {"global-warming": (2, 4)}
 TARGET_VS_BASELINE = {2: 0.80, 4: 0.45}
 NAMES = ["ann", "bob", "cat", "dan"]
-FIRST_DEAL = 1000   # deals are seeds FIRST_DEAL, FIRST_DEAL + 1, ... (--first-deal)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -111,14 +111,15 @@ def make(label: str, factory, seed: int) -> Seat:
     return Seat(label, None if factory is None else factory(seed))
 
 
-def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, target, stall: bool):
+def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, target, stall: bool,
+          first: int = 1000):
     """`deals` deals, each played n times with the hero in every seat and `other` in the rest.
     hero/other: (label, factory or None). Prints one line; returns whether the target is met."""
     wins = losses = draws = stalled = offered = 0
     started = time.perf_counter()
     for d in range(deals):
         for shift in range(n):
-            seed = FIRST_DEAL + d
+            seed = first + d
             seats = {}
             for k, p in enumerate(NAMES[:n]):
                 label, factory = hero if k == shift else other
@@ -171,16 +172,13 @@ def timing(times: dict[str, list[float]]) -> bool:
 
 
 def main() -> None:
-    global FIRST_DEAL
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="deals per match (each played once per seat)")
-    parser.add_argument("--first-deal", type=int, default=FIRST_DEAL,
-                        help="seed of the first deal (fresh deals for a check of a tuned player)")
     parser.add_argument("--only", default="", help="comma-separated game names")
     parser.add_argument("--quick", action="store_true", help="a few deals per match (a smoke run)")
+    parser.add_argument("--first-deal", type=int, default=1000, help="seed of the first deal")
     args = parser.parse_args()
     deals = 3 if args.quick else args.games
-    FIRST_DEAL = args.first_deal
     only = set(filter(None, args.only.split(",")))
     results = []
     for name in computer.game_names():
@@ -194,10 +192,12 @@ def main() -> None:
             times: dict[str, list[float]] = {}
             print(f"{engine.get_game(name).title}, {n} players, {deals} deals x {n} seats:", flush=True)
             stall = name == "relativity"
+            first = args.first_deal
             results.append(match(name, n, level("strong"), ("baseline", base), deals, times,
-                                 TARGET_VS_BASELINE[n], stall))
-            match(name, n, level("easy"), ("baseline", base), deals, times, None, False)
-            results.append(match(name, n, level("easy"), ("random", None), deals, times, 0.5, False))
+                                 TARGET_VS_BASELINE[n], stall, first))
+            match(name, n, level("easy"), ("baseline", base), deals, times, None, False, first)
+            results.append(match(name, n, level("easy"), ("random", None), deals, times, 0.5,
+                                 False, first))
             results.append(timing(times))
     sys.exit(0 if all(results) else 1)
 

@@ -6,7 +6,10 @@ determinisation samples the hidden part consistently with what the view shows.
 easy:   any die face, except that when its tile may sink this turn it usually picks a number;
         with steps, walks its own pawn to the tile least likely to sink (never pushes);
         with null, passes.
-strong: searches its information set (computer/search.py; the game's side of it is in
+strong: in a game of two, judges the 36 pairs of faces exactly, then plays the best answer
+        to the faces it expects of the other three times in four, that game's equilibrium
+        otherwise (global_warming_duel.py). At a table of three or four (and there to the end):
+        searches its information set (computer/search.py; the game's side of it is in
         global_warming_search.py): worlds drawn from its view (the line coins' hidden sides,
         the bag; the others' faces are left to the tree, half the time guessed from the faces
         they have shown), everyone's faces chosen at once by decoupled UCT, then each actor's
@@ -303,6 +306,9 @@ class StrongGlobalWarming(GlobalWarmingPlayer):
         self.iterations = iterations
 
     def decide(self, view, rng):
+        if len(view["players"]) == 2 and len(pawns_of(view)) == 2:
+            from .global_warming_duel import decide   # it reads this module's helpers
+            return decide(view, rng)
         from .global_warming_search import SearchModel   # it reads this module's helpers
         budget = self.iterations or self.per_pawn * len(pawns_of(view))
         return search(SearchModel(), view, rng, budget, tree_turns=1, rollout_turns=1)
