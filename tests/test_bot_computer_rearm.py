@@ -73,6 +73,9 @@ async def test_a_computer_left_without_a_timer_moves_after_a_restart(fake, drawn
         clock.advance(60)
         await bot.run_due()
         assert COMPUTER_TIMER + cpu not in await bot.store.timers_of(stuck.id)
+        # (another process's shards: not this one's to re-arm)
+        assert await bot.flow.rearm_computers(lambda guild_id: False) == 0
+        assert COMPUTER_TIMER + cpu not in await bot.store.timers_of(stuck.id)
         clock.advance(3600)
         await bot.run_due()
         assert COMPUTER_TIMER + cpu in await bot.store.timers_of(stuck.id)
