@@ -23,6 +23,7 @@ MAX_IDLE = 60.0     # the background task looks at the database at least this of
 MIN_IDLE = 1.0      # ... and at most this often when something due keeps failing
 UNHEARD_IDLE = 5.0  # ... and this often while it cannot hear other processes (PostgreSQL's LISTEN is down)
 OUTBOX_KEEP = 7 * 86400.0   # delivered notices are kept this long (for audits), then deleted
+REARM_EVERY = 3600.0  # computers awaited without a timer are looked for at the start, then this often
 
 
 def claimant() -> str:
@@ -116,6 +117,7 @@ class Worker:
         self._due_lock: asyncio.Lock | None = None
         self._task: asyncio.Task | None = None
         self._pruned_at = 0.0
+        self._rearmed_at: float | None = None   # (None: not yet, since the start)
         self.me = claimant()
         self.lease = lease_of(bot)
 
@@ -178,6 +180,12 @@ class Worker:
                 await self.bot.flow.send_digests()
             except Exception:
                 log.exception("the daily digests failed")
+            if self._rearmed_at is None or self.bot.now() - self._rearmed_at > REARM_EVERY:
+                self._rearmed_at = self.bot.now()
+                try:
+                    await self.bot.flow.rearm_computers(serves(getattr(self.bot, "settings", None)))
+                except Exception:
+                    log.exception("re-arming the computers failed")
             await self.bot.delivery.deliver_due()
             if self.bot.now() - self._pruned_at > 3600:
                 self._pruned_at = self.bot.now()

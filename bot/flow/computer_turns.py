@@ -42,6 +42,38 @@ class ComputerTurns:
             timers.setdefault(COMPUTER_TIMER + player, (due, {}))
         return timers
 
+    async def rearm_computers(self, serves=None) -> int:
+        """Give a timer to every computer that an active game waits for (a move, or its answer
+        to a draw offer) and that has none, as a commit would (`with_computer_timers`): a lost
+        timer (a bug, an older version's race) would otherwise leave the game waiting for ever.
+        Only the games of the servers that `serves(guild_id)` says are this process's (None:
+        all). Returns how many games it re-armed."""
+        rearmed = 0
+        for game_id, guild_id in await self.store.games_without_timer(COMPUTER_TIMER):
+            if serves is not None and not serves(guild_id):
+                continue
+            try:
+                row = await self.store.get_game(game_id)
+                if row is None or row.status != "active":
+                    continue
+                now = self.clock()
+                stored = await self.store.timers_of(game_id)
+                wanted = await self.with_computer_timers(row, self.game_of(row), self.state_of(row), {}, now)
+                missing = {kind: timer for kind, timer in wanted.items() if kind not in stored}
+                if not missing:
+                    continue   # (a person is to move)
+                await self.store.retime(game_id, row.version, missing, [], now)
+            except Conflict:
+                continue   # the game moved on meanwhile: that move set its timers
+            except Exception:
+                log.exception("could not re-arm the computers of game %s", game_id)
+                continue
+            log.info("re-armed the computers of game %s (they had no timer)", game_id)
+            rearmed += 1
+        if rearmed:
+            self.on_commit()   # (the background task then sleeps until they are due)
+        return rearmed
+
     @staticmethod
     def draw_answers_owed(game, state) -> list[str]:
         """The computers that have a draw offer to answer."""

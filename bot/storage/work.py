@@ -44,6 +44,16 @@ class WorkStore:
                     "SELECT game_id, kind, due_at, data, claimed_by FROM timers WHERE game_id=?",
                     (game_id,))}
 
+    async def games_without_timer(self, prefix: str) -> list[tuple[int, int]]:
+        """(id, guild_id) of the active games with a computer seat and no timer whose kind
+        starts with `prefix`: the games a computer may wait in for ever (its timer lost)."""
+        async with self.engine.connection() as tx:
+            return [(r[0], r[1]) for r in await tx.rows(
+                    "SELECT g.id, g.guild_id FROM games AS g WHERE g.status='active' "
+                    "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id=g.id AND s.user_id<0) "
+                    "AND NOT EXISTS (SELECT 1 FROM timers AS t WHERE t.game_id=g.id AND t.kind LIKE ?) "
+                    "ORDER BY g.id", (prefix + "%",))]
+
     async def _still(self, tx, game_id: int, expected_version: int,
                      claim: tuple[str, str] | None) -> None:
         """Conflict unless the game is still at `expected_version` and, with `claim` (a
