@@ -33,7 +33,7 @@ from engine.piecepack import VALUES, value_name
 from engine.relativity import CELLS, coins_to_layout, deal
 
 from .base import ComputerPlayer
-from .relativity_eval import DEFAULT_WEIGHTS, Position, chances
+from .relativity_eval import DEFAULT_WEIGHTS, TROPHY, Position, chances
 from .relativity_search import Searcher
 from .relativity_threats import ThreatSearch
 
@@ -162,8 +162,12 @@ class RelativityPlayer(ComputerPlayer):
         if any(e.get("event") == "draw_offer" and e.get("player") == view["viewer"]
                for e in view["log"]):
             return False   # (not again while its last offer is among the latest events)
-        value, _ = self.outlook(view)
-        return abs(value) < self.even
+        value, pos = self.outlook(view)
+        # It sees no way on while its search sees no trophy change hands: the value without
+        # the trophies already held is below a molecule a swap away, and not clearly behind.
+        me = pos.players.index(view["viewer"])
+        value -= TROPHY * (pos.counts[me] - pos.counts[1 - me])
+        return -self.even < value < DEFAULT_WEIGHTS["my_threat"]
 
     def resigns(self, view):
         """When no run of trophies still to come could make it the winner (the trophy count is
@@ -245,7 +249,7 @@ class StrongRelativity(RelativityPlayer):
     # next trophy, or when a trade of trophies would not hurt it and its swap offers one (a
     # molecule of its own one swap away, whatever trophy the opponent takes). Mostly as Space:
     # Time's reach breaks up every molecule Space prepares, but not while it takes one.
-    yield_after = 40
+    yield_after = 40   # (as far back as the view's log of 40 events can tell)
     yield_gain = 0.1
 
     def searcher(self, view, their_gain: float = 1.0) -> Searcher:

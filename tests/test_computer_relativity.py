@@ -136,3 +136,18 @@ def test_a_decline_names_the_values_one_swap_from_a_molecule_as_a_list():
     answer = computer.get_player("relativity", "strong", 1).answer_draw(RELATIVITY.view(state, "ann"))
     assert answer == (False, "No thanks: I still see winning chances, my nulls, aces and 3s are "
                              "one swap from a molecule.")
+
+
+def test_strong_offers_a_draw_in_a_stalled_round_it_leads_on_trophies_but_cannot_get_on():
+    # The stalled position, with ann a trophy ahead (her 3s and bob's 4s taken earlier):
+    # the lead is no way on, and no trophy is in sight for either side.
+    state, _ = stalled_view()
+    state = engine.thaw(state)
+    state["data"]["trophies"]["night"].update({"3": "ann"})
+    state = engine.freeze(state)
+    view = RELATIVITY.view(state, "ann")
+    player = crel.StrongRelativity(10020)
+    value, pos = player.outlook(view)
+    assert pos.counts == [2, 1] and value >= 2 * player.even   # (the lead alone is not even)
+    assert player.offers_draw(view)
+    assert player.draw_reason(view).startswith("No trophy in the last 40 moves")
