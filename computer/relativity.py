@@ -2,12 +2,12 @@
 determinisation samples (a fresh deal, as the rules make it).
 
 easy:   takes a molecule when one swap makes it, and otherwise mostly makes a swap that brings
-        like coins together (a one-swap look ahead with some noise); it does not look at what
-        its swap offers the opponent, so it leaves chances a beginner can find.
+        like coins together (a one-swap look ahead with some noise); only half the time does
+        it look at what its swap offers the opponent, so it leaves chances a beginner can find.
 strong: first a threat search (computer/relativity_threats.py): a trophy forced by a chain of
-        up to three threats, the last one double, is played at once; otherwise an
-        alpha-beta search (computer/relativity_search.py) with iterative deepening, a transposition table and move ordering
-        over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
+        up to three threats, the last one double, is played at once; otherwise an alpha-beta
+        search (computer/relativity_search.py) with iterative deepening, a transposition table
+        and move ordering over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
         counts trophies, the molecules each side could complete with one swap, double threats,
         the values each side's role is one swap from threatening, and its own molecules in the
         making (its plan, weighed more the longer no trophy is taken); positions met before in
