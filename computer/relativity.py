@@ -7,11 +7,12 @@ easy:   takes a molecule when one swap makes it, and otherwise mostly makes a sw
 strong: first a threat search (computer/relativity_threats.py): a trophy forced by a chain of
         up to three threats, the last one double, is played at once; otherwise an alpha-beta
         search (computer/relativity_search.py) with iterative deepening, a transposition table
-        and move ordering over a fast model of the rules (computer/relativity_eval.py), with an evaluation that
-        counts trophies, the molecules each side could complete with one swap, double threats,
-        the values each side's role is one swap from threatening, and its own molecules in the
-        making (its plan, weighed more the longer no trophy is taken); positions met before in
-        the round count as a little worse than even for it, so it does not shuffle. In a
+        and move ordering over a fast model of the rules (computer/relativity_eval.py), with
+        an evaluation that counts trophies (each outweighs what its coins counted for before),
+        the molecules each side could complete with one swap, double threats, the values each
+        side's role is one swap from threatening, and its own molecules in the making (its
+        plan, weighed more the longer no trophy is taken); positions met before in the round
+        count as a little worse than even for it, so it does not shuffle. In a
         round stalled for 40 moves it stops guarding (the opponent's gains count a tenth) when
         by `chances` (relativity_eval.py: each trophy to come goes to Time four times in
         five) it stays the likelier winner after the opponent's next trophy, or when its swap
@@ -20,7 +21,8 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
 and no trophy has been taken for a while; it offers one itself after a long stretch without a
-trophy when it sees no way on. Either way it says why, in players' words.
+trophy when it sees no trophy coming, whoever leads. Either way it says why, in players' words.
+It resigns a game that no run of trophies to come could make it win.
 """
 
 from __future__ import annotations
