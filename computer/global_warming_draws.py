@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine import Rng
 
-from .global_warming import GAME, Board, EasyGlobalWarming, determinise
+from .global_warming_board import GAME, Board, determinise
 
 EVEN = 0.05     # a chance within 5 points of a fair share counts as even (the strong look's
                 # estimate varies by about 2 points from one seed to another)
@@ -33,12 +33,12 @@ def standing(board: Board) -> dict[str, float]:
     return {p: w / total for p, w in weight.items()}
 
 
-def playout_chance(view, rng: Rng, playouts: int, turns: int = TURNS) -> float:
+def playout_chance(view, rng: Rng, playouts: int, policy, turns: int = TURNS) -> float:
     """The viewer's chance to be the last survivor: the next `turns` turns played out in
-    worlds drawn from the view (everyone as the easy player: no face of this turn is known,
-    its own included, so the answer does not tell what it chose), then `standing` there."""
+    worlds drawn from the view (everyone as `policy`, the easy player: no face of this turn
+    is known, its own included, so the answer does not tell what it chose), then `standing`
+    there."""
     me = view["viewer"]
-    policy = EasyGlobalWarming(0)
     total = 0.0
     for _ in range(playouts):
         state = determinise(dict(view, committed=[], own_commit=None), rng)
@@ -54,7 +54,7 @@ def playout_chance(view, rng: Rng, playouts: int, turns: int = TURNS) -> float:
     return total / playouts
 
 
-def _easy_action(policy: EasyGlobalWarming, state, player, rng: Rng) -> str:
+def _easy_action(policy, state, player, rng: Rng) -> str:
     view = GAME.view(state, player)
     if view["phase"] == "commit":
         return policy.commit(view, rng)

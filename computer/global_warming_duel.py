@@ -25,7 +25,7 @@ import math
 from engine.global_warming import ACTION_ORDER, DIRECTIONS, STEP_COUNT
 from engine.piecepack import VALUES
 
-from .global_warming import Board, pawns_of, placements, sink_chances, tiles_of
+from .global_warming_board import Board, pawns_of, placements, sink_chances, tiles_of
 
 ESCAPE = (1.0, 0.75, 0.6, 0.5, 0.5)   # how much of a later risk a pawn with 0..4 exits keeps
 ROUNDS = 1500                          # regret-matching rounds of the matrix

@@ -8,8 +8,8 @@ from __future__ import annotations
 from engine.global_warming import DIRECTIONS
 from engine.piecepack import VALUES
 
-from . import global_warming as gw
-from .global_warming import GAME, LETTER_SUIT, Board, placements
+from . import global_warming_board as gw
+from .global_warming_board import GAME, LETTER_SUIT, Board, placements
 
 
 class SearchModel:
@@ -65,7 +65,7 @@ class SearchModel:
             scored["pass"] = board.score(player)
             # Tile moves that matter take a tile from beside a pawn or put one there.
             near = {q for pos in board.pawns.values() for q in _around(pos)}
-            for text in gw._legal_texts(state, player):
+            for text in gw.legal_texts(state, player):
                 if text == "pass":
                     continue
                 src, dst = (tuple(int(c) for c in part.split(",")) for part in text.split(">"))

@@ -11,6 +11,7 @@ import pytest
 import computer
 import engine
 from computer import global_warming as cgw
+from computer import global_warming_board as gwboard
 from computer import galaxies as cgal
 from computer import relativity as crel
 from computer.relativity_threats import ThreatSearch
@@ -170,7 +171,7 @@ def test_global_warming_determinisation_agrees_with_the_view():
             view = GW.view(state, seat)
             seen_phases.add(view["phase"])
             for k in range(3):
-                rebuilt = cgw.determinise(view, Rng(k))
+                rebuilt = gwboard.determinise(view, Rng(k))
                 assert without_log(GW.view(rebuilt, seat)) == without_log(view)
                 assert [str(a) for a in GW.legal_actions(rebuilt, seat)] == \
                     [str(a) for a in GW.legal_actions(state, seat)]
@@ -181,7 +182,7 @@ def test_sink_chances_follow_the_visible_sides():
     # The leftmost coin shows the value 3: one of the four 3s sinks, each as likely.
     state = GW.new_game(["ann", "bob"], seed=2, options={"coins": ["S3:value", "M4:suit",
                                                                   "Ca:value"]})
-    chances = cgw.sink_chances(GW.view(state, "ann"))
+    chances = gwboard.sink_chances(GW.view(state, "ann"))
     assert set(chances[0]) == {"S3", "M3", "C3", "A3"}
     assert sum(chances[0].values()) == pytest.approx(1)
     # The second coin is a Moon: the worlds where the 3 of Moons sinks first leave it one
@@ -222,16 +223,16 @@ class PeekingStrong(cgw.StrongGlobalWarming):
     def choose_from_state(self, state, seat):
         true_tile = state["data"]["line"][0][0]
         view = GW.view(state, seat)
-        original = cgw._worlds
+        original = gwboard._worlds
 
         def peeking(afloat, sides):
             worlds = original(afloat, sides)
             return [w for w in worlds if w[0] == true_tile] or worlds
-        cgw._worlds = peeking
+        gwboard._worlds = peeking
         try:
             return self.choose(view)
         finally:
-            cgw._worlds = original
+            gwboard._worlds = original
 
 
 def decisions(decide, states, seat="ann"):

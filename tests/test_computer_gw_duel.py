@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from computer import global_warming as cgw
+from computer import global_warming_board as gwboard
 from computer import global_warming_duel as duel
 from engine import Rng, freeze, thaw
 from engine.global_warming import ALL_TILES
@@ -47,7 +48,7 @@ def sinking_corridor():
 def test_the_matrix_of_a_pawn_on_a_tile_sure_to_sink():
     state = sinking_corridor()
     view = GW.view(state, "ann")
-    assert cgw.sink_chances(view)[0] == {"S3": 1.0}
+    assert gwboard.sink_chances(view)[0] == {"S3": 1.0}
     payoff = duel.Duel(view).matrix()
     face = {f: duel.VALUES.index(f) for f in duel.VALUES}
     assert all(payoff[i][i] == 0.0 for i in range(6))   # equal faces cancel: she stays, drowns

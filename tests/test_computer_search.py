@@ -9,6 +9,7 @@ import pytest
 import engine
 from computer import galaxies as cgal
 from computer import global_warming as cgw
+from computer import global_warming_board as gwboard
 from computer import global_warming_search as cgws
 from computer.search import search
 from engine import Rng
@@ -101,7 +102,7 @@ def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
 
         def determinise(self, view, rng):
             super().determinise(view, rng)
-            self.root = [{self.truth["data"]["line"][0][0]: 1.0}] + cgw.sink_chances(view)[1:]
+            self.root = [{self.truth["data"]["line"][0][0]: 1.0}] + gwboard.sink_chances(view)[1:]
             return engine.freeze(dict(engine.thaw(self.truth), rng=rng.next64()))
 
     def peeking(state):

@@ -16,7 +16,7 @@ from engine.global_warming import ACTION_ORDER, STEP_COUNT
 from engine.piecepack import VALUES
 
 from computer.base import ComputerPlayer
-from computer.global_warming import Board, line_worlds, pawns_of, placements, sink_chances
+from computer.global_warming_board import Board, line_worlds, pawns_of, placements, sink_chances
 
 
 def _risk(board: Board, pos) -> tuple[float, float]:
