@@ -286,17 +286,17 @@ class Delivery:
         store = self.bot.store
         if exc.code != DM_CLOSED:
             log.warning("notice %s for game %s: cannot send a DM (%s)", item.id, item.game_id, exc)
-        await store.outbox_failed(item.id, "dm closed" if exc.code == DM_CLOSED else f"dm refused {exc.status} {exc.code}")
+        reason = "dm closed" if exc.code == DM_CLOSED else f"dm refused {exc.status} {exc.code}"
         fallback = item.payload.get("fallback")
         row = await store.get_game(item.game_id) if item.game_id else None
-        if row is None:
-            return
-        newly = await store.mark_dms_closed(row.id, item.target_id)
-        # A DM refused after its game ended (it was queued before the end) needs no button: the
-        # end took the controls off every post it knew, and this one would keep its own.
-        if fallback and row.status == "active" and (newly or not item.payload.get("fallback_once")):
-            target = row.thread_id or row.channel_id
-            await store.add_notices(row.id, [Notice("channel", target, fallback)], self.bot.now())
+        newly = row is not None and await store.mark_dms_closed(row.id, item.target_id)
+        posted = []
+        if fallback and row is not None and (newly or not item.payload.get("fallback_once")):
+            posted = [Notice("channel", row.thread_id or row.channel_id, fallback)]
+        # Only while the game runs, checked in the transaction: a DM refused after (or as) its
+        # game ends needs no button; the end took the controls off every post it knew.
+        await store.outbox_failed(item.id, reason, replacements=posted, game_id=item.game_id,
+                                  now=self.bot.now(), while_active=True)
 
     async def channel_for(self, item: OutboxItem) -> int:
         if item.target_kind == "channel":

@@ -180,11 +180,7 @@ async def test_a_restart_while_the_computer_is_to_move_makes_it_move_once(fake, 
     clock = FakeClock()
     game = engine.get_game("relativity")
     async with running_bot(fake, db, seed=99, clock=clock, computer_pace=1.0) as bot:
-        res = await command(fake, alice, "play", {"game": "relativity"})
-        lobby = res.original
-        await press(fake, alice, lobby.button("Add computer (easy)"), message_id=lobby.id)
-        row = await running(bot, alice)
-        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        row, (cpu,) = await against(fake, bot, alice, levels=["easy"])
         for _ in range(3):   # until it is the computer's turn
             await settle(bot)
             row = await bot.store.get_game(row.id)
@@ -214,11 +210,8 @@ async def test_the_computer_declines_a_draw_offer(fake, drawn, tmp_path):
     alice = fake.add_user("alice")
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
-        res = await command(fake, alice, "play", {"game": "relativity"})
-        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
-        row = await running(bot, alice)
-        cpu = next(p for p in row.player_ids if computers.is_computer(p))
-        res = await command(fake, alice, "draw", {"action": "offer", "game": row.id})
+        row, (cpu,) = await against(fake, bot, alice)
+        await command(fake, alice, "draw", {"action": "offer", "game": row.id})
         clock.advance(2)
         await settle(bot)
         declines = [e for e in await bot.store.events(row.id) if e["kind"] == "decline"]
@@ -236,11 +229,7 @@ async def test_the_computers_secret_choice_shows_only_that_it_has_chosen(fake, d
     clock = FakeClock()
     game = engine.get_game("global-warming")
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=8, clock=clock) as bot:
-        res = await command(fake, alice, "play", {"game": "global-warming"})
-        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
-        await press(fake, alice, res.original.button("Start"), message_id=res.original.id)
-        row = await running(bot, alice)
-        cpu = next(p for p in row.player_ids if computers.is_computer(p))
+        row, (cpu,) = await against(fake, bot, alice, "global-warming")
         await settle(bot)
         before = game.from_json((await bot.store.get_game(row.id)).state)
         assert set(game.awaited(before)) == {str(alice), cpu}
@@ -320,11 +309,16 @@ async def stall(bot, clock, row, cpu, want) -> None:
                            events=events, timers=timers)
 
 
-async def against_strong(fake, bot, alice):
-    res = await command(fake, alice, "play", {"game": "relativity"})
-    await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
-    row = await running(bot, alice)
-    return row, next(p for p in row.player_ids if computers.is_computer(p))
+async def against(fake, bot, person, game="relativity", levels=("strong",)):
+    """`person` hosts `game` with computers of `levels` (added through the lobby's buttons) and
+    starts it; returns (row, the computers' player ids)."""
+    lobby = (await command(fake, person, "play", {"game": game})).original
+    for level in levels:
+        await press(fake, person, lobby.button(f"Add computer ({level})"), message_id=lobby.id)
+    if (await bot.store.games_of_user(int(person)))[-1].status == "lobby":   # (room for more)
+        await press(fake, person, lobby.button("Start"), message_id=lobby.id)
+    row = await running(bot, person)
+    return row, [p for p in row.player_ids if computers.is_computer(p)]
 
 
 def thread_text(fake, row) -> str:
@@ -335,7 +329,7 @@ async def test_the_computer_accepts_a_draw_in_an_even_stalled_game(fake, drawn, 
     alice = fake.add_user("alice")
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
-        row, cpu = await against_strong(fake, bot, alice)
+        row, (cpu,) = await against(fake, bot, alice)
         await stall(bot, clock, row, cpu, lambda player, view: view["turn"] == str(alice)
                     and player.answer_draw(view)[0])
         await command(fake, alice, "draw", {"action": "offer", "game": row.id})
@@ -354,7 +348,7 @@ async def test_the_computer_offers_a_draw_after_a_long_stretch_without_a_trophy(
     alice = fake.add_user("alice")
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
-        row, cpu = await against_strong(fake, bot, alice)
+        row, (cpu,) = await against(fake, bot, alice)
         await stall(bot, clock, row, cpu, lambda player, view: view["turn"] == cpu
                     and player.offers_draw(view))
         clock.advance(2)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import computer
 import engine
 from bot import computers
-from tests.botkit import FakeClock, command, drawn, fake, press, running_bot  # noqa: F401
-from tests.test_bot_computer import running, settle, thread_text
+from tests.botkit import FakeClock, command, drawn, fake, running_bot  # noqa: F401
+from tests.test_bot_computer import against, running, settle, thread_text
 
 
 async def test_a_galaxies_computer_declines_a_draw_at_the_start_and_says_why(fake, drawn, tmp_path):
@@ -38,11 +38,7 @@ async def test_a_global_warming_computer_declines_a_draw_offer_saying_why(fake, 
     game = engine.get_game("global-warming")
     # (a deal where the strong computer likes its chances: it declines)
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=8, clock=clock) as bot:
-        res = await command(fake, alice, "play", {"game": "global-warming"})
-        await press(fake, alice, res.original.button("Add computer (strong)"), message_id=res.original.id)
-        await press(fake, alice, res.original.button("Start"), message_id=res.original.id)
-        row = await running(bot, alice)
-        (cpu,) = [p for p in row.player_ids if computers.is_computer(p)]
+        row, (cpu,) = await against(fake, bot, alice, "global-warming")
         await command(fake, alice, "draw", {"action": "offer", "game": row.id})
         state = game.from_json((await bot.store.get_game(row.id)).state)
         # What it answers: its own judgement on its own view, as the bot asks it.

@@ -7,10 +7,9 @@ from __future__ import annotations
 import logging
 
 import engine
-from bot import computers
 from bot.flow import COMPUTER_TIMER
-from tests.botkit import FakeClock, command, drawn, fake, press, running_bot  # noqa: F401
-from tests.test_bot_computer import running, settle
+from tests.botkit import FakeClock, command, drawn, fake, running_bot  # noqa: F401
+from tests.test_bot_computer import against, settle
 
 RELATIVITY = engine.get_game("relativity")
 
@@ -18,10 +17,7 @@ RELATIVITY = engine.get_game("relativity")
 async def vs_computer(fake, bot, person, *, to_move: str):
     """A Relativity game of `person` against an easy computer, played on until `to_move`
     ("computer" or "person") is awaited. Returns (row, the computer's player id)."""
-    lobby = (await command(fake, person, "play", {"game": "relativity"})).original
-    await press(fake, person, lobby.button("Add computer (easy)"), message_id=lobby.id)
-    row = await running(bot, person)
-    cpu = next(p for p in row.player_ids if computers.is_computer(p))
+    row, (cpu,) = await against(fake, bot, person, levels=["easy"])
     for _ in range(4):
         await settle(bot)
         row = await bot.store.get_game(row.id)
@@ -80,4 +76,23 @@ async def test_a_computer_left_without_a_timer_moves_after_a_restart(fake, drawn
         await bot.run_due()
         assert COMPUTER_TIMER + cpu in await bot.store.timers_of(stuck.id)
     rearmed = [r.getMessage() for r in caplog.records if "re-armed" in r.getMessage()]
-    assert rearmed == [f"re-armed the computers of game {stuck.id} (they had no timer)"] * 2
+    assert rearmed == [f"re-armed the computers of game {stuck.id} that had no timer"] * 2
+
+
+async def test_a_computer_that_lost_its_timer_is_rearmed_while_another_keeps_its_own(fake, drawn, tmp_path):
+    """Two computers choose at once in Global Warming; one's timer is lost, the other's kept:
+    the look finds the game (it counts the timers against the computer seats) and re-arms
+    only the one that lost it."""
+    alice = fake.add_user("alice")
+    clock = FakeClock()
+    async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock, computer_pace=1.0) as bot:
+        row, (first, second) = await against(fake, bot, alice, "global-warming", ["easy", "strong"])
+        timers = await bot.store.timers_of(row.id)
+        assert {COMPUTER_TIMER + first, COMPUTER_TIMER + second} <= set(timers)
+        await bot.store.engine.execute("DELETE FROM timers WHERE game_id=? AND kind=?",
+                                       (row.id, COMPUTER_TIMER + second))
+        assert await bot.flow.rearm_computers() == 1
+        after = await bot.store.timers_of(row.id)
+        assert COMPUTER_TIMER + second in after
+        assert after[COMPUTER_TIMER + first].due_at == timers[COMPUTER_TIMER + first].due_at
+        assert await bot.flow.rearm_computers() == 0   # (nothing missing now)

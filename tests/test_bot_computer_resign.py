@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 from tests.botkit import FakeClock, drawn, fake, running_bot  # noqa: F401
-from tests.test_bot_computer import against_strong, settle, thread_text
+from tests.test_bot_computer import against, settle, thread_text
 
 RELATIVITY = engine.get_game("relativity")
 
@@ -14,7 +14,7 @@ async def test_a_computer_that_can_no_longer_win_resigns_saying_so(fake, drawn, 
     alice = fake.add_user("alice")
     clock = FakeClock()
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=3, clock=clock) as bot:
-        row, cpu = await against_strong(fake, bot, alice)
+        row, (cpu,) = await against(fake, bot, alice)
         state = engine.thaw(RELATIVITY.from_json(row.state))
         assert state["players"] == [str(alice), cpu]    # (alice is Night's Space)
         # By Day, one Sun trophy left: alice 5, the computer 4. Its trophy would make it five

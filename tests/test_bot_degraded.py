@@ -21,6 +21,7 @@ import discord
 from bot.commands import APOLOGY
 from bot.delivery import RETRY_DELAYS
 from bot.settings import SettingsError, apply_endpoints, load_settings
+from bot.storage import Notice
 from tests import fakediscord
 from tests.botkit import (FakeClock, break_route, command, fake,  # noqa: F401
                           running_bot, said, settle, wrap_route)
@@ -490,6 +491,39 @@ async def test_a_dm_refused_only_after_its_game_ended_leaves_no_live_button(fake
         bad_minute[0] = False
         clock.advance(3600)
         await settle(bot)
+        live = [m for m in fake.all_messages if not m.ephemeral and not m.deleted
+                and any(c.get("custom_id") and not c.get("disabled")
+                        and not c["custom_id"].startswith("pp:rematch:") for c in m.all_components())]
+        assert live == []
+
+
+async def test_a_fallback_queued_while_the_game_ends_loses_its_button(fake, people, tmp_path, monkeypatch):
+    """A closed-DM fallback queued between the planning of the game's last change and its
+    commit (a DM refused at that moment) is stripped by the end like every earlier post: the
+    end reads the posts with controls in its own transaction."""
+    alice, bob = people
+    async with running_bot(fake, tmp_path / "bot.sqlite3", seed=7) as bot:
+        lobby = (await command(fake, alice, "play", {"game": "galaxies"})).original
+        await fake.click(bob, lobby.button("Join"), message_id=lobby.id)
+        thread = await fake.wait_for(lambda: fake.threads and fake.threads[0].id, timeout=10)
+        await fake.wait_for(lambda: fake.messages(thread), timeout=10)
+        await settle(bot)
+        (row,) = await bot.store.games_of_user(int(alice))
+        store, commit = bot.store, bot.store.commit
+
+        async def commit_after_a_refused_dm(game_id, version, **kwargs):
+            if kwargs.get("changes", {}).get("status") not in (None, "active"):
+                await store.add_notices(game_id, [Notice("channel", int(thread), {
+                    "content": f"<@{bob}>, I cannot send you direct messages: press the button.",
+                    "controls": [["mine", game_id, "Open my private controls"]]})], bot.now())
+            return await commit(game_id, version, **kwargs)
+
+        monkeypatch.setattr(store, "commit", commit_after_a_refused_dm)
+        await command(fake, alice, "resign", {}, channel=thread)
+        await settle(bot)
+        assert (await store.get_game(row.id)).status == "finished"
+        fallback = [m for m in fake.messages(thread) if "cannot send you direct messages" in m.content]
+        assert fallback, "the fallback was posted"
         live = [m for m in fake.all_messages if not m.ephemeral and not m.deleted
                 and any(c.get("custom_id") and not c.get("disabled")
                         and not c["custom_id"].startswith("pp:rematch:") for c in m.all_components())]

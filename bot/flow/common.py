@@ -131,6 +131,12 @@ def strip(item: OutboxItem | None, note: str = "") -> list[Notice]:
     return [Notice(item.target_kind, item.target_id, payload, tag=item.tag, edit_of=item.id)]
 
 
+def strip_at_end(item: OutboxItem) -> list[Notice]:
+    """Taking the controls off a message for good, as a game ends (store.commit's `strip`):
+    a private message also says why."""
+    return strip(item, closed_note(item) if item.target_kind == "user" else "")
+
+
 def closed_note(item: OutboxItem) -> str:
     """What a private message says once its controls are off for good: a private board's
     words, or a choice's (its payload says which kind of prompt it was made for)."""

@@ -49,7 +49,7 @@ class ComputerTurns:
         Only the games of the servers that `serves(guild_id)` says are this process's (None:
         all). Returns how many games it re-armed."""
         rearmed = 0
-        for game_id, guild_id in await self.store.games_without_timer(COMPUTER_TIMER):
+        for game_id, guild_id in await self.store.games_short_of_timers(COMPUTER_TIMER):
             if serves is not None and not serves(guild_id):
                 continue
             try:
@@ -68,7 +68,7 @@ class ComputerTurns:
             except Exception:
                 log.exception("could not re-arm the computers of game %s", game_id)
                 continue
-            log.info("re-armed the computers of game %s (they had no timer)", game_id)
+            log.info("re-armed the computers of game %s that had no timer", game_id)
             rearmed += 1
         if rearmed:
             self.on_commit()   # (the background task then sleeps until they are due)
@@ -225,9 +225,8 @@ class ComputerTurns:
         last = game.view(state, None)["log"][-1:]
         said = texts.with_names(last[0]["text"], row.names).rstrip(".") + ". " if last else ""
         note = f"🛑 {said}No person is left in the game, so it ends here, without a result."
-        notices = await self.strip_all(row.id)
-        notices.append(Notice("channel", row.thread_id or row.channel_id, {"content": texts.clip(note)}))
-        return self.Plan("cancelled", notices, {})
+        return self.Plan("cancelled", [Notice("channel", row.thread_id or row.channel_id,
+                                              {"content": texts.clip(note)})], {})
 
     async def _set_computer_timer(self, game_id: int, kind: str, due: float | None) -> None:
         """Move (or with None, drop) a computer's timer on the game as it is now: a timer

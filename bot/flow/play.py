@@ -15,7 +15,7 @@ from engine import GameError
 from .. import computers, ratings, texts, ui, work
 from ..errors import StaleControls, UserError
 from ..storage import SOLVE_TIMER, Conflict, Event, GameRow, Notice
-from .common import GENERIC_OPS, Done, closed_note, log, strip
+from .common import GENERIC_OPS, Done, log, strip_at_end
 
 
 BACKGROUND_POLL = 0.5   # seconds between looks for another process's background answer
@@ -213,25 +213,19 @@ class Play:
         if user_id != row.host_id and not moderator:
             raise UserError("Only the host (or a moderator with Manage Messages) can abort a game.")
         name = row.names.get(str(user_id), "a moderator")
-        notices = await self.strip_all(row.id)
-        notices.append(Notice("channel", row.thread_id or row.channel_id,
-                              {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
-                                          "it ends without a result."}))
+        notices = [Notice("channel", row.thread_id or row.channel_id,
+                          {"content": f"🛑 The game was aborted by **{texts.display(name)}**; "
+                                      "it ends without a result."})]
         try:
             await self.store.commit(row.id, row.version, now=self.clock(),
                                     changes={"status": "cancelled"},
-                                    events=[Event("abort", str(user_id))], notices=notices, timers={})
+                                    events=[Event("abort", str(user_id))], notices=notices, timers={},
+                                    strip=strip_at_end)
         except Conflict:
             raise UserError("The game changed at the same moment; please try again.") from None
         self.on_commit()
         await self.game_ended(game_id)
         return await self.get(game_id)
-
-    async def strip_all(self, game_id: int) -> list[Notice]:
-        """Notices taking the controls off every message of a game that still has some (board
-        posts, DMs, closed-DM fallbacks, reminders, draw offers): the game is over."""
-        return [n for item in await self.store.posts_with_controls(game_id)
-                for n in strip(item, closed_note(item) if item.target_kind == "user" else "")]
 
     async def commit_change(self, row: GameRow, game, old, new, *, actor: str | None, kind: str,
                             detail: str = "", prefix: str = "", in_place: bool = False,
@@ -244,9 +238,7 @@ class Play:
         plan = self._plan(row, game, old, new, actor=actor, kind=kind, now=now, prefix=prefix,
                           posts=posts, in_place=in_place, extras=extras, clock_from=clock_from)
         plan.notices += self.away_notices(row, game, old, new, plan, away, clock_from)
-        if plan.status == "finished":   # (posts the plan edits already, it ends as it says)
-            edited = {n.edit_of for n in plan.notices}
-            plan.notices[:0] = [n for n in await self.strip_all(row.id) if n.edit_of not in edited]
+        if plan.status == "finished":
             for hook in self.end_hooks:
                 plan.notices += await hook(row, game, new, extras if extras is not None else row.extras)
         elif plan.status == "active" and self.people_gone(row, game, new):
@@ -264,7 +256,9 @@ class Play:
         await self.store.commit(
             row.id, row.version, now=now,
             changes=changes,
-            events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers, rated=rated)
+            events=[Event(kind, actor, detail)], notices=plan.notices, timers=timers, rated=rated,
+            # (posts the plan edits already end as it says)
+            strip=strip_at_end if plan.status != "active" else None)
         self.on_commit()
         if plan.status == "finished":
             await self.game_ended(row.id)

@@ -15,6 +15,7 @@ from ..errors import UserError
 from ..storage import Conflict, Event, GameRow, Notice
 from ..storage.tournaments import TournamentGame, TournamentRow
 from ..tournaments import pairing
+from .common import strip_at_end
 
 FORMAT_NAMES = {"swiss": "Swiss", "round-robin": "round robin", "tables": "tables",
                 "duplicate": "duplicate"}
@@ -148,13 +149,14 @@ class Rounds:
         for _ in range(5):
             if row.status not in ("active", "lobby"):
                 return row
-            notices = await self.flow.strip_all(row.id)
+            notices = []
             if row.status == "active":   # (a game that never started has no thread to tell)
                 notices.append(Notice("channel", row.thread_id or row.channel_id, {
                     "content": f"⏰ {label(t)}, round {t.round}: {why}, so this game stops here. {POLICY}"}))
             try:
                 await self.store.commit(row.id, row.version, now=self.clock(), changes={"status": "cancelled"},
-                                        events=[Event("tournament-stop", None, why)], notices=notices, timers={})
+                                        events=[Event("tournament-stop", None, why)], notices=notices, timers={},
+                                        strip=strip_at_end)
                 self.flow.on_commit()
             except Conflict:
                 pass

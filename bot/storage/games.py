@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from .model import (_UPDATABLE, KEPT_TIMERS, Conflict, Event, GameRow, Notice, RatedResult, Seat,
-                    _game_row, _game_select)
+from .model import (_UPDATABLE, KEPT_TIMERS, Conflict, Event, GameRow, Notice, OutboxItem, RatedResult,
+                    Seat, _game_row, _game_select)
 
 
 class GamesStore:
@@ -95,15 +95,19 @@ class GamesStore:
                      events: Iterable[Event] = (),
                      notices: Iterable[Notice] = (),
                      timers: dict[str, tuple[float, dict]] | None = None,
-                     rated: "RatedResult | None" = None) -> int:
+                     rated: "RatedResult | None" = None,
+                     strip: "Callable[[OutboxItem], list[Notice]] | None" = None) -> int:
         """Apply one change of a game atomically; returns the new version.
 
         `seats` replaces all seats; `timers` (kind -> (due_at, data)) replaces the game's
         timers when given ({} clears them), but for its background work (KEPT_TIMERS: it
         ends when its answer is merged, see merge_extras); a timer that stays keeps its claim
         (the work it stands for goes on: a computer thinking). `rated`, the result of a game that this change
-        finishes, updates the ratings in the same transaction. Raises Conflict if the version
-        moved on.
+        finishes, updates the ratings in the same transaction. `strip`, for a change that ends
+        the game: the notices taking the controls off a post that still has some (one not
+        edited by `notices` already), read in this transaction, so that a post queued while the
+        change was planned (a closed-DM fallback) cannot keep them. Raises Conflict if the
+        version moved on.
         """
         changes = dict(changes or {})
         unknown = set(changes) - _UPDATABLE
@@ -121,6 +125,11 @@ class GamesStore:
                 (new_version, now, *changes.values(), game_id, expected_version))
             if count != 1:
                 raise Conflict(f"game {game_id} is no longer at version {expected_version}")
+            if strip is not None:
+                notices = list(notices)
+                edited = {n.edit_of for n in notices}
+                notices = [n for item in await self._posts_with_controls(tx, game_id)
+                           for n in strip(item) if n.edit_of not in edited] + list(notices)
             if seats is not None:
                 await tx.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
                 await tx.executemany(

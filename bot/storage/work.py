@@ -44,14 +44,15 @@ class WorkStore:
                     "SELECT game_id, kind, due_at, data, claimed_by FROM timers WHERE game_id=?",
                     (game_id,))}
 
-    async def games_without_timer(self, prefix: str) -> list[tuple[int, int]]:
-        """(id, guild_id) of the active games with a computer seat and no timer whose kind
-        starts with `prefix`: the games a computer may wait in for ever (its timer lost)."""
+    async def games_short_of_timers(self, prefix: str) -> list[tuple[int, int]]:
+        """(id, guild_id) of the active games with fewer timers whose kind starts with `prefix`
+        than computer seats: the games a computer may wait in for ever (its timer lost). (Also
+        the many where a person is to move: the caller looks at who is awaited.)"""
         async with self.engine.connection() as tx:
             return [(r[0], r[1]) for r in await tx.rows(
                     "SELECT g.id, g.guild_id FROM games AS g WHERE g.status='active' "
-                    "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id=g.id AND s.user_id<0) "
-                    "AND NOT EXISTS (SELECT 1 FROM timers AS t WHERE t.game_id=g.id AND t.kind LIKE ?) "
+                    "AND (SELECT COUNT(*) FROM timers AS t WHERE t.game_id=g.id AND t.kind LIKE ?) "
+                    "< (SELECT COUNT(*) FROM seats AS s WHERE s.game_id=g.id AND s.user_id<0) "
                     "ORDER BY g.id", (prefix + "%",))]
 
     async def _still(self, tx, game_id: int, expected_version: int,
@@ -263,9 +264,11 @@ class WorkStore:
         fallback, a reminder): for each message (a notice and the edits of it), the latest
         notice that set its controls, when they are not empty."""
         async with self.engine.connection() as tx:
-            items = [_outbox_item(r) for r in await tx.rows(
-                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id=? ORDER BY id",
-                    (game_id,))]
+            return await self._posts_with_controls(tx, game_id)
+
+    async def _posts_with_controls(self, tx, game_id: int) -> list[OutboxItem]:
+        items = [_outbox_item(r) for r in await tx.rows(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id=? ORDER BY id", (game_id,))]
         root: dict[int, int] = {}
         latest: dict[int, OutboxItem] = {}
         for item in items:
@@ -309,12 +312,20 @@ class WorkStore:
                 (int(attempted), next_attempt_at, item_id))
 
     async def outbox_failed(self, item_id: int, reason: str, *, replacements: Iterable[Notice] = (),
-                            game_id: int | None = None, now: float = 0.0) -> None:
+                            game_id: int | None = None, now: float = 0.0,
+                            while_active: bool = False) -> None:
         """Give up a notice; `replacements` (of game `game_id`) are queued in the same
-        transaction, so a restart cannot lose them."""
+        transaction, so a restart cannot lose them. With `while_active`, only if the game is
+        still running: they would bring live controls back to a game that is over."""
         async with self.engine.transaction() as tx:
             await tx.execute(
                 "UPDATE outbox SET attempts=attempts+1, failed=? WHERE id=?", (reason, item_id))
+            # The no-op update locks the game's row: a commit that ends the game waits for this
+            # transaction (and then takes its controls off too, see commit), or this one sees
+            # the game over.
+            if while_active and not await tx.execute(
+                    "UPDATE games SET version=version WHERE id=? AND status='active'", (game_id,)):
+                return
             await self._insert_notices(tx, game_id, replacements, now)
 
     async def superseded(self, item: OutboxItem) -> bool:
