@@ -103,6 +103,41 @@ def mention(player: str) -> str:
     return f"<@{player}>"
 
 
+MENTION = re.compile(r"<@!?(\d+)>")
+MOST_PINGS = 100   # users one message may ping (Discord refuses a longer allowed_mentions list)
+
+
+def pack_lines(lines: list[str], limit: int = MESSAGE_LIMIT, most_mentions: int = MOST_PINGS) -> list[str]:
+    """Lines packed into as few messages as fit: each at most `limit` characters and
+    `most_mentions` user mentions; a line is split (between words) only when it alone is over."""
+    def fits(text: str) -> bool:
+        return len(text) <= limit and len(MENTION.findall(text)) <= most_mentions
+
+    def pieces(line: str) -> list[str]:
+        if fits(line):
+            return [line]
+        out = [""]
+        for word in line.split(" "):
+            while len(word) > limit:   # (no space to split at)
+                out.append(word[:limit])
+                word = word[limit:]
+            joined = f"{out[-1]} {word}" if out[-1] else word
+            if fits(joined):
+                out[-1] = joined
+            else:
+                out.append(word)
+        return [p for p in out if p] or [""]
+
+    messages: list[str] = []
+    for line in lines:
+        for piece in pieces(line):
+            if messages and fits(f"{messages[-1]}\n{piece}"):
+                messages[-1] += "\n" + piece
+            else:
+                messages.append(piece)
+    return messages
+
+
 def game_label(title: str, game_id: int) -> str:
     return f"{title} #{game_id}"
 

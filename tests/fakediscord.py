@@ -1174,9 +1174,11 @@ class FakeDiscord:
             errors.add(path, "Text displays hold at most 4000 characters in total.")
 
     def _validate_message(self, content: Any, embeds: list, components: list, flags: int,
-                          files: list, errors: _FormErrors) -> None:
+                          files: list, errors: _FormErrors, allowed_mentions: Any = None) -> None:
         if content is not None and len(str(content)) > 2000:
             errors.add("content", "Must be 2000 or fewer in length.")
+        if len((allowed_mentions or {}).get("users") or []) > 100:
+            errors.add("allowed_mentions.users", "Must be 100 or fewer in length.")
         self._validate_embeds(embeds, errors)
         v2 = bool(flags & COMPONENTS_V2)
         if v2 and (content or embeds):
@@ -1298,7 +1300,8 @@ class FakeDiscord:
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
         if not flags & LOADING:
-            self._validate_message(content, embeds, components, flags, attachments, errors)
+            self._validate_message(content, embeds, components, flags, attachments, errors,
+                                   body.get("allowed_mentions"))
         msg = Message(self._snowflake(), channel.id, author_id, content="" if content is None else str(content),
                       embeds=embeds, components=components, flags=flags, files=attachments, type=type,
                       guild_id=channel.guild_id)
@@ -1329,7 +1332,8 @@ class FakeDiscord:
         flags = msg.flags & ~LOADING
         if "flags" in body and body["flags"] is not None:
             flags = (flags & ~SETTABLE_FLAGS) | (int(body["flags"]) & SETTABLE_FLAGS)
-        self._validate_message(content, embeds, components, flags, attachments, errors)
+        self._validate_message(content, embeds, components, flags, attachments, errors,
+                               body.get("allowed_mentions"))
         new_ids = {a.id for a in attachments} - {a.id for a in msg.files}
         msg.content, msg.embeds, msg.components = "" if content is None else str(content), embeds, components
         msg.flags, msg.files = flags, attachments

@@ -344,3 +344,31 @@ async def test_a_swiss_a_round_robin_and_a_duplicate_run_from_discord_agree_with
             await settle(bot)
         assert (await bot.store.get_tournament(t.id)).status == "finished"
         assert posted_rows(fake, t.id) == by_hand("duplicate", games, [], everyone[:3], named)
+
+
+async def test_a_large_field_is_paired_in_posts_within_discords_limits(fake, tmp_path, drawn):
+    """121 players: one post would pass 2,000 characters and 100 pings (Discord refuses it, and
+    clipping it would lose tables). The pairing comes in several posts, in order, every table
+    and the bye named once, each player pinged once, by the post that names them."""
+    users = [fake.add_user(f"p{i}") for i in range(121)]
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=FakeClock()) as bot:
+        t, post = await create(fake, bot, users[0], format="swiss", rounds=1, deadline="none")
+        for i, user in enumerate(users):   # (straight into the store: 121 presses add nothing here)
+            await bot.store.add_entrant(t.id, int(user), f"p{i}")
+        await command(fake, users[0], "tournament start")
+        await settle(bot)
+        links = [link for link, _ in await round_games(bot, t.id, 1)]
+        [r1] = await bot.store.rounds_of(t.id)
+        posts = [r for r in fake.all_payloads if isinstance(r.body, dict) and r.channel_id == fake.channel_id
+                 and ("Table " in (r.body.get("content") or "") or "Bye: " in (r.body.get("content") or ""))]
+        shown = [m.content for m in fake.messages(fake.channel_id) if "Table " in m.content or "Bye: " in m.content]
+        assert len(posts) == len(shown) >= 2
+        text = "\n".join(shown)
+        assert len(links) == 60 and all(len(content) <= 2000 for content in shown)
+        assert text.startswith(f"🎲 **") and text.count("Bye: ") == 1
+        assert [line.split(":")[0] for line in text.splitlines() if line.startswith("Table ")] == [
+            f"Table {n}" for n in range(1, 61)]
+        pings = [pinged_by(p) for p in posts]
+        assert all(len(p) <= 100 for p in pings)
+        everyone = [u for p in pings for u in p]
+        assert sorted(everyone) == sorted([*(s for link in links for s in link.seats), str(r1["bye"])])

@@ -38,3 +38,18 @@ def test_relativity_sets_a_trophy_aside_only_when_one_is_left():
     assert "a sixth is set aside" not in rules
     assert "If one trophy is then left, it is set aside" in rules
     assert "fifth and sixth together, and then both count" in rules
+
+
+def test_lines_are_packed_within_a_messages_length_and_pings():
+    lines = ["Head"] + [f"Table {n}: <@{1000 + n}> vs <@{2000 + n}>" for n in range(1, 80)]
+    parts = texts.pack_lines(lines, limit=300, most_mentions=10)
+    assert "\n".join(parts).splitlines() == lines   # every line, in order, none split
+    assert all(len(p) <= 300 and len(texts.MENTION.findall(p)) <= 10 for p in parts)
+    assert len(parts) == 16   # (five tables to a post: ten pings; the head fits in the first)
+    # A line over the limit alone is split between words, under both limits.
+    long = "Everyone: " + ", ".join(f"<@{n}>" for n in range(100, 135))
+    parts = texts.pack_lines(["Head", long], limit=100, most_mentions=4)
+    assert parts[0].startswith("Head\nEveryone: <@100>") and " ".join(parts) == "Head\n" + long
+    assert all(len(p) <= 100 and len(texts.MENTION.findall(p)) <= 4 for p in parts)
+    assert texts.pack_lines(["x" * 250], limit=100) == ["x" * 100, "x" * 100, "x" * 50]
+    assert texts.pack_lines([]) == [] and texts.pack_lines(["", "a"]) == ["\na"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Literal, Optional
 
 import discord
@@ -13,22 +12,8 @@ from ..daily import check_may_see
 from ..flow import UserError
 from .common import EVERYWHERE
 
-MESSAGE_LIMIT = 2000   # characters of a message
 MOVES_LISTED = 40      # legal moves spelled out in a description; more: /move lists them
 DESCRIPTION_MESSAGES = 5
-
-
-def split_messages(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Lines packed into messages of at most `limit` characters, a line never split unless
-    it is longer than a message (then at a word)."""
-    messages: list[str] = []
-    for line in lines:
-        for piece in textwrap.wrap(line, limit, break_long_words=True) or [""]:
-            if messages and len(messages[-1]) + 1 + len(piece) <= limit:
-                messages[-1] += "\n" + piece
-            else:
-                messages.append(piece)
-    return messages
 
 
 def legal_moves_line(game, state, player: str) -> str:
@@ -119,7 +104,7 @@ class Looking:
         from render.describe import describe
 
         lines = "\n".join(line for line in (header, describe(view, names), tail) if line)
-        messages = split_messages(lines.split("\n"))
+        messages = texts.pack_lines(lines.split("\n"))
         if len(messages) > DESCRIPTION_MESSAGES:   # (no game's position comes near this)
             messages = messages[:DESCRIPTION_MESSAGES]
             messages[-1] = texts.clip(messages[-1] + "\n(cut short here)")

@@ -287,11 +287,18 @@ class TournamentFlow(Rounds):
             # (a look at once: it starts any game a crash kept from starting, then waits for
             # the round's deadline)
             changes={**(changes or {}), "round": number, "round_ends_at": ends, "due_at": now},
-            notices=[Notice("channel", t.channel_id, {"content": texts.clip("\n".join(lines)),
-                                                      "mentions": [p for tb in paired.tables for p in tb.seats]
-                                                                  + ([paired.bye] if paired.bye else [])})],
+            notices=self.pairing_posts(t, lines, [p for tb in paired.tables for p in tb.seats]
+                                       + ([paired.bye] if paired.bye else [])),
             now=now)
         self.wake()
+
+    @staticmethod
+    def pairing_posts(t: TournamentRow, lines: list[str], players: list[str]) -> list[Notice]:
+        """The pairing, in as many posts as Discord's limits take (a large field passes 2,000
+        characters and 100 pings); each pings the players it names."""
+        return [Notice("channel", t.channel_id, {"content": part, "mentions": [
+                    p for p in texts.MENTION.findall(part) if p in players]})
+                for part in texts.pack_lines(lines)]
 
     async def start_games(self, tid: int) -> int:
         """Start the games of the current round that have not started (all of them after
