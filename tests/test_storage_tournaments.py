@@ -69,7 +69,10 @@ async def test_timed_work_is_claimed_once_and_released(tmp_path):
         assert await store.claim_tournaments("a", 500.0, 1000.0, 1030.0) == [t.id]
         assert await store.claim_tournaments("b", 500.0, 1000.0, 1030.0) == []   # held by a
         assert await store.claim_tournaments("b", 500.0, 1031.0, 1060.0) == [t.id]   # a's lapsed
-        await store.release_tournament(t.id, "b")
+        assert await store.claimants() == {"b"}   # (a restart frees a dead claimant's tournaments too)
+        await store.release_leases("b")
+        assert await store.claim_tournaments("a", 500.0, 1040.0, 1070.0) == [t.id]   # at once
+        await store.release_tournament(t.id, "a")
         await store.set_tournament_due(t.id, None)
         assert await store.claim_tournaments("a", 9999.0, 1100.0, 1130.0) == []
     finally:

@@ -148,11 +148,12 @@ class WorkStore:
             await tx.notify()
 
     async def claimants(self) -> set[str]:
-        """Who holds some work now."""
+        """Who holds some work now (a timer, a game's outbox, a tournament's timed work)."""
         async with self.engine.connection() as tx:
             return {r[0] for r in await tx.rows(
                     "SELECT claimed_by FROM timers WHERE claimed_by IS NOT NULL "
-                    "UNION SELECT claimed_by FROM outbox_leases")}
+                    "UNION SELECT claimed_by FROM outbox_leases "
+                    "UNION SELECT claimed_by FROM tournaments WHERE claimed_by IS NOT NULL")}
 
     async def renew_leases(self, me: str, until: float) -> None:
         """Keep what `me` holds (timers, games' outboxes) until `until`: it is still at work."""
