@@ -287,6 +287,9 @@ class Delivery:
         if exc.code != DM_CLOSED:
             log.warning("notice %s for game %s: cannot send a DM (%s)", item.id, item.game_id, exc)
         reason = "dm closed" if exc.code == DM_CLOSED else f"dm refused {exc.status} {exc.code}"
+        if item.payload.get("digest") and exc.code == DM_CLOSED:
+            # (else no game would remind them: each leaves its reminders to the digest)
+            await store.digest_refused(item.target_id, self.bot.now())
         fallback = item.payload.get("fallback")
         row = await store.get_game(item.game_id) if item.game_id else None
         newly = row is not None and await store.mark_dms_closed(row.id, item.target_id)

@@ -185,6 +185,35 @@ async def test_a_digest_lists_every_waiting_game_instead_of_reminders_across_a_r
         assert (await bot.store.due_digests(clock.now + DAY))[0][1] == at(dt.timezone.utc, 17, 9)
 
 
+async def test_a_digest_refused_by_closed_dms_is_turned_off_and_the_games_remind_in_their_threads(
+        fake, people, tmp_path, drawn):
+    """Alice chose a digest, then closed her DMs: each game leaves its reminders to the digest,
+    so a digest refused in silence left her never reminded. It is turned off instead, /settings
+    says why, and her game reminds her in its thread."""
+    alice, bob = people
+    clock = FakeClock()   # 22:13 UTC on 14 November 2023
+    async with running_bot(fake, tmp_path / "bot.sqlite3", clock=clock, seed=2, reminder_hours=2) as bot:
+        await command(fake, alice, "settings", {"reminders": "daily digest", "digest_at": "9"})
+        fake.close_dms(alice)
+        row, thread = await open_game(fake, bot, alice, bob)   # alice moves first
+        clock.now = at(dt.timezone.utc, 15, 9)   # her digest's time
+        await settle(bot)
+        assert digests(fake, alice) == []
+        mine = await bot.store.player_settings(int(alice))
+        assert not mine.digest and mine.digest_refused_at == clock.now
+        assert await bot.store.due_digests(clock.now + 2 * DAY) == []
+        shown = said(await command(fake, alice, "settings"))
+        assert "Your daily digest was turned off" in shown and "DMs are closed" in shown
+        clock.now = at(dt.timezone.utc, 16, 10)   # the game's next reminder falls due (daily)
+        await settle(bot)
+        in_thread = [m for m in fake.messages(thread) if "reminder" in m.content.lower()]
+        assert in_thread and f"<@{alice}>" in in_thread[-1].content
+        # Choosing the digest again forgets the refusal.
+        res = await command(fake, alice, "settings", {"reminders": "daily digest"})
+        assert "turned off" not in said(res)
+        assert (await bot.store.player_settings(int(alice))).digest_refused_at is None
+
+
 async def test_private_boards_are_drawn_in_the_players_palette_and_the_public_ones_standard(
         fake, people, tmp_path, monkeypatch):
     alice, bob = people

@@ -84,6 +84,8 @@ def changed(old: PlayerSettings, *, zone: str | None, quiet: str | None, reminde
         if palette not in PALETTES:
             raise UserError(f"Choose a palette from the list: {', '.join(PALETTES)}. Nothing was changed.")
         new = replace(new, palette=palette)
+    if new.digest:   # (chosen again: Discord's refusal of the last one is history)
+        new = replace(new, digest_refused_at=None)
     if new.digest and new.quiet and hours.in_quiet(new.quiet, new.digest_hour):
         raise UserError(f"Your digest at {new.digest_hour:02}:00 would fall in your quiet hours "
                         f"({new.quiet_start:02}:00 to {new.quiet_end:02}:00): choose another time "
@@ -100,6 +102,10 @@ def describe(s: PlayerSettings, now: float) -> str:
                  f"one daily digest by DM at {s.digest_hour:02}:00, listing every game that waits on "
                  f"you, in every server, with its link and deadline (next: "
                  f"{texts.timestamp(hours.next_digest(s, now), 'f')}); no reminder per game")
+    if not s.digest and s.digest_refused_at is not None:
+        reminders += (f". Your daily digest was turned off {texts.timestamp(s.digest_refused_at)}: "
+                      "Discord refused my direct message to you (your DMs are closed to me). Open "
+                      "them and choose `reminders:daily digest` to have it again")
     return "\n".join([
         "**Your settings** (yours alone, the same in every server where you play with me):",
         f"- Time zone: {s.time_zone} (it is {local:%H:%M} there now)",

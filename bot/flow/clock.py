@@ -188,7 +188,8 @@ class Clock:
         if not lines:
             return []
         head = f"⏰ Your daily digest: {texts.plural(len(lines), 'game')} waiting for you."
-        return [Notice("user", user_id, {"content": digest_text(head, lines)})]
+        # ("digest": a refusal turns the digest off, see Delivery.dm_refused)
+        return [Notice("user", user_id, {"content": digest_text(head, lines), "digest": True})]
 
 
 def digest_text(head: str, lines: list[str]) -> str:

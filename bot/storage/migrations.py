@@ -250,6 +250,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_message ON outbox(message_id) WHERE message_id IS NOT NULL;
     CREATE INDEX games_lobby_message ON games(lobby_message_id) WHERE lobby_message_id IS NOT NULL;
     """,
+    # 12 -> 13: when Discord refused a player's digest DM (their DMs are closed), the digest is
+    # turned off, so that each game reminds them in its thread again; /settings says why.
+    """
+    ALTER TABLE player_settings ADD COLUMN digest_refused_at REAL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

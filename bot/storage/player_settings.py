@@ -18,6 +18,7 @@ class PlayerSettings:
     quiet_end: int | None = None       # ... until this one; None: no quiet hours
     digest_hour: int | None = None     # a daily digest at this hour (local); None: a reminder per game
     palette: str = "standard"          # of their private views (render.PALETTES)
+    digest_refused_at: float | None = None   # when Discord refused their digest (it was turned off)
 
     @property
     def quiet(self) -> tuple[int, int] | None:
@@ -28,11 +29,11 @@ class PlayerSettings:
         return self.digest_hour is not None
 
 
-_COLUMNS = "user_id, time_zone, quiet_start, quiet_end, digest_hour, palette"
+_COLUMNS = "user_id, time_zone, quiet_start, quiet_end, digest_hour, palette, digest_refused_at"
 
 
 def _settings(r) -> PlayerSettings:
-    return PlayerSettings(r[0], r[1], r[2], r[3], r[4], r[5])
+    return PlayerSettings(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
 
 
 class PlayerSettingsStore:
@@ -64,13 +65,13 @@ class PlayerSettingsStore:
         async with self.engine.connection() as tx:
             await tx.execute(
                 f"INSERT INTO player_settings({_COLUMNS}, digest_due, updated_at) "
-                "VALUES(?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
+                "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
                 "time_zone=excluded.time_zone, quiet_start=excluded.quiet_start, "
                 "quiet_end=excluded.quiet_end, digest_hour=excluded.digest_hour, "
-                "palette=excluded.palette, digest_due=excluded.digest_due, "
-                "updated_at=excluded.updated_at",
+                "palette=excluded.palette, digest_refused_at=excluded.digest_refused_at, "
+                "digest_due=excluded.digest_due, updated_at=excluded.updated_at",
                 (s.user_id, s.time_zone, s.quiet_start, s.quiet_end, s.digest_hour, s.palette,
-                 digest_due, now))
+                 s.digest_refused_at, digest_due, now))
 
     async def delete_player_settings(self, user_id: int) -> bool:
         """Forget the player's settings (and their digest); False when there were none."""
@@ -80,9 +81,18 @@ class PlayerSettingsStore:
     async def due_digests(self, now: float) -> list[tuple[PlayerSettings, float]]:
         """The players whose digest is due, with when it was due."""
         async with self.engine.connection() as tx:
-            return [(_settings(r), r[6]) for r in await tx.rows(
+            return [(_settings(r), r[7]) for r in await tx.rows(
                     f"SELECT {_COLUMNS}, digest_due FROM player_settings "
                     "WHERE digest_due<=? ORDER BY digest_due", (now,))]
+
+    async def digest_refused(self, user_id: int, now: float) -> bool:
+        """Discord refused the player's digest (their DMs are closed): turn it off, so that
+        their games remind them in their threads again, and remember when (/settings says
+        so). False if it was off already."""
+        async with self.engine.connection() as tx:
+            return await tx.execute(
+                "UPDATE player_settings SET digest_hour=NULL, digest_due=NULL, digest_refused_at=?, "
+                "updated_at=? WHERE user_id=? AND digest_hour IS NOT NULL", (now, now, user_id)) == 1
 
     async def digest_sent(self, user_id: int, due: float, next_due: float,
                           notices: Iterable[Notice], now: float) -> bool:
