@@ -292,14 +292,6 @@ class TournamentFlow(Rounds):
             now=now)
         self.wake()
 
-    @staticmethod
-    def pairing_posts(t: TournamentRow, lines: list[str], players: list[str]) -> list[Notice]:
-        """The pairing, in as many posts as Discord's limits take (a large field passes 2,000
-        characters and 100 pings); each pings the players it names."""
-        return [Notice("channel", t.channel_id, {"content": part, "mentions": [
-                    p for p in texts.MENTION.findall(part) if p in players]})
-                for part in texts.pack_lines(lines)]
-
     async def start_games(self, tid: int) -> int:
         """Start the games of the current round that have not started (all of them after
         open_round; the rest after a restart between the two). Returns how many could not."""

@@ -251,6 +251,14 @@ class Rounds:
             raise UserError(f"{label(t)} changed at the same moment; please try again.") from None
         self.wake()
 
+    @staticmethod
+    def pairing_posts(t: TournamentRow, lines: list[str], players: list[str]) -> list[Notice]:
+        """The pairing, in as many posts as Discord's limits take (a large field passes 2,000
+        characters and 100 pings); each pings the players it names."""
+        return [Notice("channel", t.channel_id, {"content": part, "mentions": [
+                    p for p in texts.MENTION.findall(part) if p in players]})
+                for part in texts.pack_lines(lines)]
+
     def winners_notice(self, t: TournamentRow, table: list) -> Notice:
         winners = [s.entrant for s in table if s.place == 1]
         pings = [texts.mention(p) for p in winners]
