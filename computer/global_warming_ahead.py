@@ -31,22 +31,29 @@ class Ahead:
         cfgs = [(a, b) for a in cells for b in cells if a != b]
         index = {c: i for i, c in enumerate(cfgs)}
         self.index = index
+        adj = {c: [q for q in _around(c) if q in tiles] for c in cells}
         # One step of either pawn onto a free tile; a placement where neither can step stays.
         nbrs = []
         for a, b in cfgs:
-            out = [index[(q, b)] for q in _around(a) if q in tiles and q != b]
-            out += [index[(a, q)] for q in _around(b) if q in tiles and q != a]
+            out = [index[(q, b)] for q in adj[a] if q != b]
+            out += [index[(a, q)] for q in adj[b] if q != a]
             nbrs.append(out)
         # (each read as a tuple of values: a lone way out twice, none: the placement itself)
         self.steps = [itemgetter(*nb) if len(nb) > 1 else itemgetter(*(nb or [i]) * 2)
                       for i, nb in enumerate(nbrs)]
-        free = {c: sum(1 for q in _around(c) if q in tiles) for c in cells}
+        # A pawn's later risk, kept in part when it has room to flee (the other pawn's tile
+        # is no room), and a little for being hemmed in.
+        risk = {}
+        for p in cells:
+            for free in {len(adj[p]), len(adj[p]) - 1} - {-1}:
+                risk[p, free] = (later.get(tiles[p], 0.0) * ESCAPE[free]
+                                 + 0.04 * (3 - min(free, 3)))
         leaf = []
         for a, b in cfgs:
             lose, win = now.get(tiles[a], 0.0), now.get(tiles[b], 0.0)
-            danger = [later.get(tiles[p], 0.0) * ESCAPE[free[p] - (q in _around(p))]
-                      + 0.04 * (3 - min(free[p] - (q in _around(p)), 3)) for p, q in ((a, b), (b, a))]
-            guess = min(0.98, max(0.02, 0.5 + 0.3 * (danger[1] - danger[0])))
+            near = b in adj[a]
+            mine, theirs = risk[a, len(adj[a]) - near], risk[b, len(adj[b]) - near]
+            guess = min(0.98, max(0.02, 0.5 + 0.3 * (theirs - mine)))
             leaf.append(win + (1.0 - lose - win) * guess)
         self.values = self._solve(leaf)
 
