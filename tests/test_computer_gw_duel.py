@@ -88,6 +88,8 @@ def test_duel_decides_the_same_whatever_the_seat_cannot_see(moves):
     assert all(GW.view(t, seat) == GW.view(state, seat) for t in twins)
     views = [GW.view(t, seat) for t in twins]
     assert len({repr(duel.Duel(v).matrix()) for v in views}) == 1
+    tables = [duel.Duel(v) for v in views]                # the next turn's table too
+    assert len({repr(t.ahead(t.tiles).values) for t in tables}) == 1
     player = cgw.StrongGlobalWarming(4)
     assert len({player.choose(v) for v in views}) == 1
 
