@@ -10,7 +10,8 @@ side is all anyone knows), then by the next turn's game from there (global_warmi
 the same 6x6 game a turn later, on the island each tile move leaves, read cheaply). The
 seat plays its best answer to the faces it expects of the other player (those shown in the
 view's log, and before them the faces a naive player would pick, best against any face
-alike) three times in four, and otherwise the equilibrium mix of that zero-sum matrix (regret matching, a fixed number of rounds), so that it is never predictable.
+alike) three times in four, and otherwise the equilibrium mix of that zero-sum matrix
+(regret matching, a fixed number of rounds), so that it is never predictable.
 Measured against the baseline: the equilibrium alone won 68% on deals 1040-1119, leaning on the
 faces shown 78% (and 82-83% with later risks weighed less); with the naive guess and the lean
 capped, 76.6% of 320 games on deals 1000-4039, the search it replaces 75.6%; judging what
