@@ -6,7 +6,8 @@ determinisation samples the hidden part consistently with what the view shows.
 easy:   any die face, except that when its tile may sink this turn it usually picks a number;
         with steps, walks its own pawn to the tile least likely to sink (never pushes);
         with null, passes.
-strong: in a game of two, judges the 36 pairs of faces exactly, then plays the best answer
+strong: in a game of two, judges the 36 pairs of faces exactly (where they leave the pawns by
+        the next turn's game, global_warming_ahead.py), then plays the best answer
         to the faces it expects of the other three times in four, that game's equilibrium
         otherwise (global_warming_duel.py). At a table of three or four (and there to the end):
         searches its information set (computer/search.py; the game's side of it is in

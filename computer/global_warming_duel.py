@@ -6,14 +6,16 @@ choosing its best action against the later actor's best reply (a number n: every
 both pawns reachable by exactly n steps, legality as the engine's, found by a small dynamic
 programme over the placements; null: a tile move beside a pawn or away from one, or passing).
 A placement is judged in exact expectation over the tile the leftmost coin may name (its shown
-side is all anyone knows), with the next coins' chances and the pawns' room to move as a
-guess of what follows. The seat plays its best answer to the faces it expects of the other
-player (those shown in the view's log, and before them the faces a naive player would pick,
-best against any face alike) three times in four, and otherwise the equilibrium mix of that
-zero-sum matrix (regret matching, a fixed number of rounds), so that it is never predictable.
+side is all anyone knows), then by the next turn's game from there (global_warming_ahead.py:
+the same 6x6 game a turn later, on the island each tile move leaves, read cheaply). The
+seat plays its best answer to the faces it expects of the other player (those shown in the
+view's log, and before them the faces a naive player would pick, best against any face
+alike) three times in four, and otherwise the equilibrium mix of that zero-sum matrix
+(regret matching, a fixed number of rounds), so that it is never predictable.
 Measured against the baseline: the equilibrium alone won 68% on deals 1040-1119, leaning on the
 faces shown 78% (and 82-83% with later risks weighed less); with the naive guess and the lean
-capped, 76.6% of 320 games on deals 1000-4039, the search it replaces 75.6% (the README).
+capped, 76.6% of 320 games on deals 1000-4039, the search it replaces 75.6%; judging what
+follows by the next turn's game instead of a static guess: see the README.
 No sampling of hidden parts at all: everything is read from the view's public part, so the
 seat's decision is the same whatever it cannot see.
 """
@@ -25,9 +27,9 @@ import math
 from engine.global_warming import ACTION_ORDER, DIRECTIONS, STEP_COUNT
 from engine.piecepack import VALUES
 
+from .global_warming_ahead import Ahead
 from .global_warming_board import Board, pawns_of, placements, sink_chances, tiles_of
 
-ESCAPE = (1.0, 0.75, 0.6, 0.5, 0.5)   # how much of a later risk a pawn with 0..4 exits keeps
 ROUNDS = 1500                          # regret-matching rounds of the matrix
 
 
@@ -49,6 +51,16 @@ class Duel:
         chances = sink_chances(view) + [{}, {}, {}]
         self.now, self.next, self.third = chances[:3]
         self.colours = view["colours"]
+        self.tables = {}
+
+    def ahead(self, tiles) -> Ahead:
+        """The next turn's table for the island `tiles` (a tile sure to sink this turn gone)."""
+        key = id(tiles)   # each island (as moved by a tile move) is one dict for the whole turn
+        found = self.tables.get(key)
+        if found is None:
+            kept = {p: c for p, c in tiles.items() if self.now.get(c, 0.0) < 0.999}
+            found = self.tables[key] = (tiles, Ahead(kept, self.next, self.third))
+        return found[1]
 
     # ---------------------------------------------------------------- judging a placement
 
@@ -59,22 +71,9 @@ class Duel:
         if found is None:
             mine, theirs = cfg
             lose, win = self.now.get(tiles[mine], 0.0), self.now.get(tiles[theirs], 0.0)
-            found = cache[cfg] = win + (1.0 - lose - win) * self.later(tiles, cfg)
+            rest = 1.0 - lose - win   # (none when a pawn stands on a tile sure to sink)
+            found = cache[cfg] = win + (rest * self.ahead(tiles).value(cfg) if rest > 1e-6 else 0.0)
         return found
-
-    def later(self, tiles, cfg) -> float:
-        """A guess of my chance to win after this turn when both pawns stay afloat: the next
-        coins' chances of each pawn's tile (kept in part by a pawn with room to flee) and of
-        the tiles beside it (a push away)."""
-        occupied = set(cfg)
-        danger = []
-        for pos in cfg:
-            code = tiles[pos]
-            free = [q for q in _near(pos) if q in tiles and q not in occupied]
-            risk = self.next.get(code, 0.0) + 0.5 * self.third.get(code, 0.0)
-            push = max((self.next.get(tiles[q], 0.0) for q in free), default=0.0)
-            danger.append(risk * ESCAPE[len(free)] + 0.05 * push + 0.04 * (3 - min(len(free), 3)))
-        return min(0.98, max(0.02, 0.5 + 0.3 * (danger[1] - danger[0])))
 
     # ---------------------------------------------------------------- steps
 

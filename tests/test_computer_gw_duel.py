@@ -88,6 +88,8 @@ def test_duel_decides_the_same_whatever_the_seat_cannot_see(moves):
     assert all(GW.view(t, seat) == GW.view(state, seat) for t in twins)
     views = [GW.view(t, seat) for t in twins]
     assert len({repr(duel.Duel(v).matrix()) for v in views}) == 1
+    tables = [duel.Duel(v) for v in views]                # the next turn's table too
+    assert len({repr(t.ahead(t.tiles).values) for t in tables}) == 1
     player = cgw.StrongGlobalWarming(4)
     assert len({player.choose(v) for v in views}) == 1
 
@@ -102,3 +104,37 @@ def test_it_leans_on_the_best_answer_to_the_faces_shown():
     answer = max(set(faces), key=faces.count)
     assert answer != "a" and faces.count(answer) >= 24 and faces.count("a") <= 8
     assert len(set(faces)) > 1   # never wholly predictable
+
+
+def stranded_choice():
+    """ann on the ace of Suns, sure to sink this turn (the only ace afloat), bob alone on a tile
+    far off. Her way off: up to the 2 of Suns, sure to sink next turn (the only 2), or right to
+    the 3 of Crowns, named by no coin; either is a dead end once her tile has sunk."""
+    state = thaw(GW.new_game(["ann", "bob"], seed=8, options={
+        "starts": ["Sa", "M4"], "coins": ["Sa:value", "S2:value", "M4:suit"]}))
+    d = state["data"]
+    keep = {"Sa": [1, 1], "S2": [1, 2], "C3": [2, 1], "A5": [4, 4], "M4": [5, 5]}
+    d["tiles"] = keep
+    d["pawns"] = {"ann": [1, 1], "bob": [5, 5]}
+    d["sunk"] = [c for c in ALL_TILES if c not in keep]
+    d["bag"] = [[c, "suit"] for c in keep if c not in {"Sa", "S2", "M4"}]
+    return freeze(state)
+
+
+def test_the_next_turn_table_sees_a_pawn_stranded_on_a_tile_sure_to_sink():
+    view = GW.view(stranded_choice(), "ann")
+    judge = duel.Duel(view)
+    table = judge.ahead(judge.tiles)
+    assert table.value(((1, 1), (5, 5))) is None        # her tile sinks this turn: no table
+    assert table.value(((1, 2), (5, 5))) == 0.0          # alone on the 2, which sinks next turn
+    # alone on a tile no coin names, while bob's tile is sure to sink the turn after
+    assert table.value(((2, 1), (5, 5))) > 0.5
+
+
+def test_the_look_ahead_steps_onto_the_tile_that_outlasts_the_next_turn():
+    state = stranded_choice()
+    acting = GW.apply(GW.apply(state, "ann", "a"), "bob", "n")
+    acting = GW.apply(acting, "bob", "pass")
+    assert acting["data"]["actor"] == "ann"
+    text = cgw.StrongGlobalWarming(1).choose(GW.view(acting, "ann"))
+    assert text == "red right"
