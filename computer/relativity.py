@@ -254,12 +254,26 @@ class StrongRelativity(RelativityPlayer):
     yield_after = 40   # (as far back as the view's log of 40 events can tell)
     yield_gain = 0.1
 
+    # In a round stalled this long it opens the game, whoever leads: it stops keeping the
+    # opponent's molecules two swaps away (their preparation counts `open_theirs` of its
+    # weight) and builds its own harder (`open_mine`), still refusing a molecule one swap
+    # away. Both sides then get threats, and its deeper look (three plies and the threat
+    # chains) wins that race more often than it loses it: a stall is worth a draw, and
+    # opening measured better than that (benchmarks/README.md).
+    open_after = 40   # (as far back as the view's log can tell, as `yield_after`)
+    open_theirs = 0.0
+    open_mine = 1.5
+
     def searcher(self, view, their_gain: float = 1.0) -> Searcher:
-        urge = min(1.0, plies_without_trophy(view) / self.patience)
+        since = plies_without_trophy(view)
+        urge = min(1.0, since / self.patience)
         weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
         weights["together"] *= 1 + urge
         weights["near"] *= 1 + urge
         weights["their_threat"] *= 1 - urge / 2
+        if since >= self.open_after:
+            weights["their_prepared"] *= self.open_theirs
+            weights["prepared"] *= self.open_mine
         return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
 
     def pick(self, pos, rng, view):
