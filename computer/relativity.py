@@ -16,8 +16,10 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
         round stalled for 40 moves it stops guarding (the opponent's gains count a tenth) when
         by `chances` (relativity_eval.py: each trophy to come goes to Time four times in
         five) it stays the likelier winner after the opponent's next trophy, or when its swap
-        offers a trade that does not hurt those chances. The search is bounded by a node
-        count, not a clock: deterministic, and well under a second a decision.
+        offers a trade that does not hurt those chances. Either way, once stalled it opens
+        the game: the opponent's molecules two swaps away no longer count against it, its own
+        count more (those one swap away count as before). The search is bounded
+        by a node count, not a clock: deterministic, and well under a second a decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
 and no trophy has been taken for a while; it offers one itself after a long stretch without a
