@@ -45,14 +45,14 @@ def test_chances_are_a_probability_that_a_trophy_raises(round_name, counts, won)
 # A real game of the benchmark (deal 1002, strong as ann against the baseline): the Night at
 # 1-1, no trophy for 46 moves, ann (Space) to move and bob (Time) one swap from no molecule.
 STALLED = ("b3#c3 b3#b4 e1#f2 a1#c2 b1#c4 a2#f4 d2#d3 b1#d4 b3#c4 b2#e1 d3#e3 c1#d1 e1#e2 d4#e4 "
-    "c2#c3 b4#e4 d4#e4 a3#a4 c3#d4 e1#f4 e1#f2 b3#d4 a4#f4 d3#e1 e1#e4 b2#d3 d3#d4 a2#c2 "
-    "c2#d2 a3#f4 a3#f2 d4#e1 f3#f4 c3#e1 d4#e1 d3#f4 a2#b3 d1#d4 e2#f3 d3#f1 e2#f2 a3#e4 "
-    "a4#f1 a2#f1 f2#f3 b4#f1 d1#e4 d2#f2 c1#d2 c1#d3 e4#f4 a1#b1 b2#b3 e3#f1 e3#f4 b4#f3 "
-    "a3#f3 b4#e1 a3#f2 a2#d2 a4#b4 a1#a3 d4#e1 d1#d4 b4#c1 a3#c2 d2#d3 a1#c2 c2#c3 f2#f3 "
-    "a1#f4 a4#c2 d1#d4 b2#d4 d4#e1 a4#d2 a4#f3 c2#d3 a2#f1 a3#f3 a2#f3 b1#e3 c4#d3 c2#e1 "
-    "a2#f1 f1#f3 d1#e2 b3#f2 e4#f3 a3#d3 c2#d3 a4#e3 d2#e3 c3#f4 e3#f4 c1#e3 c1#d2 a4#c1 "
-    "b3#c2 c2#e2 f3#f4 c3#f3 d3#e4 d3#f2 c3#d3 c4#f4 d4#e3 a4#e2 a1#f1 b1#c1 c3#d3 f1#f4 "
-    "d4#e1 c4#e2 a3#f4 a2#e3 c4#d4 a4#d3 b1#c1 c3#d4 a2#f2 b3#b4 c4#d1 b2#e4")
+           "c2#c3 b4#e4 d4#e4 a3#a4 c3#d4 e1#f4 e1#f2 b3#d4 a4#f4 d3#e1 e1#e4 b2#d3 d3#d4 a2#c2 "
+           "c2#d2 a3#f4 a3#f2 d4#e1 f3#f4 c3#e1 d4#e1 d3#f4 a2#b3 d1#d4 e2#f3 d3#f1 e2#f2 a3#e4 "
+           "a4#f1 a2#f1 f2#f3 b4#f1 d1#e4 d2#f2 c1#d2 c1#d3 e4#f4 a1#b1 b2#b3 e3#f1 e3#f4 b4#f3 "
+           "a3#f3 b4#e1 a3#f2 a2#d2 a4#b4 a1#a3 d4#e1 d1#d4 b4#c1 a3#c2 d2#d3 a1#c2 c2#c3 f2#f3 "
+           "a1#f4 a4#c2 d1#d4 b2#d4 d4#e1 a4#d2 a4#f3 c2#d3 a2#f1 a3#f3 a2#f3 b1#e3 c4#d3 c2#e1 "
+           "a2#f1 f1#f3 d1#e2 b3#f2 e4#f3 a3#d3 c2#d3 a4#e3 d2#e3 c3#f4 e3#f4 c1#e3 c1#d2 a4#c1 "
+           "b3#c2 c2#e2 f3#f4 c3#f3 d3#e4 d3#f2 c3#d3 c4#f4 d4#e3 a4#e2 a1#f1 b1#c1 c3#d3 f1#f4 "
+           "d4#e1 c4#e2 a3#f4 a2#e3 c4#d4 a4#d3 b1#c1 c3#d4 a2#f2 b3#b4 c4#d1 b2#e4")
 
 
 def stalled_view():
@@ -157,17 +157,18 @@ def test_strong_offers_a_draw_in_a_stalled_round_it_leads_on_trophies_but_cannot
 # for bob, whose next trophy wins and whose opponent's next loses, no trophy for 40 moves and
 # more, bob (Space) to move. He cannot yield (ann's trophy would end it), and guarding both
 # ways only stalls the game.
-ONE_TROPHY_DECIDES = (
-    "d1#d2 b3#e4 d2#e2 a2#e2 a1#f4 a4#e3 b1#c4 c2#f2 b2#c2 a3#b3 e4#f1 b3#f4 a4#f3 c2#d2 "
-    "b1#b3 b1#b2 d1#e2 d3#e3 d4#e4 c3#d3 a4#c2 b1#c2 e1#e2 e1#e4 c2#f2 b4#c3 b2#b4 b1#b4 "
-    "a3#e4 a3#b2 c2#c4 d2#d3 b2#c1 a2#f3 b4#f2 a3#f2 c2#f3 f1#f2 d4#e1 c1#d4 a1#d2 c2#c3 "
-    "b3#d3 d3#d4 d1#d2 c2#d2 c3#e2 e2#f1 b4#c4 c2#d1 b1#b2 c2#c3 b3#f3 b2#c3 a3#b1 a4#b3 "
-    "c1#e1 d4#e3 a2#e4 d3#d4 c3#e1 b4#c1 d3#f2 e3#f3 c3#d3 d3#e3 d2#f3 a2#f1 e1#e3 a1#f4 "
-    "b4#d2 e3#f3 e3#f4 c2#c3 a3#b1 b3#c2 c3#d2 b1#b4 a1#a4 c4#d4 b3#f1 a2#f1 a4#d4 a3#b4 "
-    "b3#f4 a1#b2 a2#b1 d3#e4 d3#e3 e3#f2 e1#f2 d4#e1 c1#c2 c2#d1 c2#e4 b1#c2 a3#f1 a2#f1 "
-    "a3#d2 a1#a2 d4#f1 a1#b1 c2#d4 a1#f1 b3#f2 c1#d4 e4#f2 d1#e4 c1#d3 e2#f1 b2#e1 a3#b2 "
-    "d3#f2 a1#f1 a3#c1 a3#b2 e2#f4 d2#e3 a4#b4 b2#c1 c2#c3 c1#c4 a1#c1 b2#c1 d2#f2 a1#b2 "
-    "b1#e3 a3#f3 b1#e1 c1#d2 d1#d4 a1#f1 e1#f2 e2#f2 f1#f4 a3#f3 c1#f2 c1#d4 a3#e4")
+ONE_TROPHY_DECIDES = ("d1#d2 b3#e4 d2#e2 a2#e2 a1#f4 a4#e3 b1#c4 c2#f2 b2#c2 a3#b3 e4#f1 b3#f4 "
+                      "a4#f3 c2#d2 b1#b3 b1#b2 d1#e2 d3#e3 d4#e4 c3#d3 a4#c2 b1#c2 e1#e2 e1#e4 "
+                      "c2#f2 b4#c3 b2#b4 b1#b4 a3#e4 a3#b2 c2#c4 d2#d3 b2#c1 a2#f3 b4#f2 a3#f2 "
+                      "c2#f3 f1#f2 d4#e1 c1#d4 a1#d2 c2#c3 b3#d3 d3#d4 d1#d2 c2#d2 c3#e2 e2#f1 "
+                      "b4#c4 c2#d1 b1#b2 c2#c3 b3#f3 b2#c3 a3#b1 a4#b3 c1#e1 d4#e3 a2#e4 d3#d4 "
+                      "c3#e1 b4#c1 d3#f2 e3#f3 c3#d3 d3#e3 d2#f3 a2#f1 e1#e3 a1#f4 b4#d2 e3#f3 "
+                      "e3#f4 c2#c3 a3#b1 b3#c2 c3#d2 b1#b4 a1#a4 c4#d4 b3#f1 a2#f1 a4#d4 a3#b4 "
+                      "b3#f4 a1#b2 a2#b1 d3#e4 d3#e3 e3#f2 e1#f2 d4#e1 c1#c2 c2#d1 c2#e4 b1#c2 "
+                      "a3#f1 a2#f1 a3#d2 a1#a2 d4#f1 a1#b1 c2#d4 a1#f1 b3#f2 c1#d4 e4#f2 d1#e4 "
+                      "c1#d3 e2#f1 b2#e1 a3#b2 d3#f2 a1#f1 a3#c1 a3#b2 e2#f4 d2#e3 a4#b4 b2#c1 "
+                      "c2#c3 c1#c4 a1#c1 b2#c1 d2#f2 a1#b2 b1#e3 a3#f3 b1#e1 c1#d2 d1#d4 a1#f1 "
+                      "e1#f2 e2#f2 f1#f4 a3#f3 c1#f2 c1#d4 a3#e4")
 
 
 def test_strong_opens_a_stalled_game_that_one_trophy_decides():
