@@ -16,8 +16,10 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
         round stalled for 40 moves it stops guarding (the opponent's gains count a tenth) when
         by `chances` (relativity_eval.py: each trophy to come goes to Time four times in
         five) it stays the likelier winner after the opponent's next trophy, or when its swap
-        offers a trade that does not hurt those chances. The search is bounded by a node
-        count, not a clock: deterministic, and well under a second a decision.
+        offers a trade that does not hurt those chances. Either way, once stalled it opens
+        the game: the opponent's molecules two swaps away no longer count against it, its own
+        count more (those one swap away count as before). The search is bounded
+        by a node count, not a clock: deterministic, and well under a second a decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
 and no trophy has been taken for a while; it offers one itself after a long stretch without a
@@ -254,12 +256,26 @@ class StrongRelativity(RelativityPlayer):
     yield_after = 40   # (as far back as the view's log of 40 events can tell)
     yield_gain = 0.1
 
+    # In a round stalled this long it opens the game, whoever leads: it stops keeping the
+    # opponent's molecules two swaps away (their preparation counts `open_theirs` of its
+    # weight) and builds its own harder (`open_mine`), still refusing a molecule one swap
+    # away. Both sides then get threats, and its deeper look (three plies and the threat
+    # chains) wins that race more often than it loses it: a stall is worth a draw, and
+    # opening measured better than that (benchmarks/README.md).
+    open_after = 40   # (as far back as the view's log can tell, as `yield_after`)
+    open_theirs = 0.0
+    open_mine = 1.5
+
     def searcher(self, view, their_gain: float = 1.0) -> Searcher:
-        urge = min(1.0, plies_without_trophy(view) / self.patience)
+        since = plies_without_trophy(view)
+        urge = min(1.0, since / self.patience)
         weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
         weights["together"] *= 1 + urge
         weights["near"] *= 1 + urge
         weights["their_threat"] *= 1 - urge / 2
+        if since >= self.open_after:
+            weights["their_prepared"] *= self.open_theirs
+            weights["prepared"] *= self.open_mine
         return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
 
     def pick(self, pos, rng, view):

@@ -151,3 +151,48 @@ def test_strong_offers_a_draw_in_a_stalled_round_it_leads_on_trophies_but_cannot
     assert pos.counts == [2, 1] and value >= 2 * player.even   # (the lead alone is not even)
     assert player.offers_draw(view)
     assert player.draw_reason(view).startswith("No trophy in the last 40 moves")
+
+
+# A real game of the benchmark (deal 1016, strong as bob against the baseline): by Day at 5-4
+# for bob, whose next trophy wins and whose opponent's next loses, no trophy for 40 moves and
+# more, bob (Space) to move. He cannot yield (ann's trophy would end it), and guarding both
+# ways only stalls the game.
+ONE_TROPHY_DECIDES = ("d1#d2 b3#e4 d2#e2 a2#e2 a1#f4 a4#e3 b1#c4 c2#f2 b2#c2 a3#b3 e4#f1 b3#f4 "
+                      "a4#f3 c2#d2 b1#b3 b1#b2 d1#e2 d3#e3 d4#e4 c3#d3 a4#c2 b1#c2 e1#e2 e1#e4 "
+                      "c2#f2 b4#c3 b2#b4 b1#b4 a3#e4 a3#b2 c2#c4 d2#d3 b2#c1 a2#f3 b4#f2 a3#f2 "
+                      "c2#f3 f1#f2 d4#e1 c1#d4 a1#d2 c2#c3 b3#d3 d3#d4 d1#d2 c2#d2 c3#e2 e2#f1 "
+                      "b4#c4 c2#d1 b1#b2 c2#c3 b3#f3 b2#c3 a3#b1 a4#b3 c1#e1 d4#e3 a2#e4 d3#d4 "
+                      "c3#e1 b4#c1 d3#f2 e3#f3 c3#d3 d3#e3 d2#f3 a2#f1 e1#e3 a1#f4 b4#d2 e3#f3 "
+                      "e3#f4 c2#c3 a3#b1 b3#c2 c3#d2 b1#b4 a1#a4 c4#d4 b3#f1 a2#f1 a4#d4 a3#b4 "
+                      "b3#f4 a1#b2 a2#b1 d3#e4 d3#e3 e3#f2 e1#f2 d4#e1 c1#c2 c2#d1 c2#e4 b1#c2 "
+                      "a3#f1 a2#f1 a3#d2 a1#a2 d4#f1 a1#b1 c2#d4 a1#f1 b3#f2 c1#d4 e4#f2 d1#e4 "
+                      "c1#d3 e2#f1 b2#e1 a3#b2 d3#f2 a1#f1 a3#c1 a3#b2 e2#f4 d2#e3 a4#b4 b2#c1 "
+                      "c2#c3 c1#c4 a1#c1 b2#c1 d2#f2 a1#b2 b1#e3 a3#f3 b1#e1 c1#d2 d1#d4 a1#f1 "
+                      "e1#f2 e2#f2 f1#f4 a3#f3 c1#f2 c1#d4 a3#e4")
+
+
+def test_strong_opens_a_stalled_game_that_one_trophy_decides():
+    state = RELATIVITY.new_game(["ann", "bob"], seed=1016)
+    for action in ONE_TROPHY_DECIDES.split():
+        state = RELATIVITY.apply(state, RELATIVITY.to_act(state)[0], action)
+    view = RELATIVITY.view(state, "bob")
+    pos = Position(state)
+    assert RELATIVITY.to_act(state) == ("bob",) and pos.role == "space"
+    assert chances(pos, 1, (1,)) == 1.0 and chances(pos, 1, (0,)) == 0.0
+    since = crel.plies_without_trophy(view)
+    player = crel.StrongRelativity(10161)
+    assert since >= player.open_after and player.yields(pos, since) is None
+    guarding = crel.StrongRelativity(10161)
+    guarding.open_after = 10_000
+
+    def after(move):
+        """(ann's values one swap from a threat, bob's), and whether ann can take a trophy."""
+        reached = Position(RELATIVITY.apply(state, "bob", move))
+        return reached.prepared("time"), reached.prepared("space"), bool(reached.threats("time"))
+
+    guarded, opened = guarding.choose(view), player.choose(view)
+    assert guarded != opened
+    # Guarding keeps every molecule of ann's two swaps away and prepares one of its own;
+    # opening lets ann prepare one and prepares two: neither hands over a trophy.
+    assert after(guarded) == (0, 1, False)
+    assert after(opened) == (1, 2, False)
