@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from engine.global_warming import DIRECTIONS
+from .global_warming_board import around
 
 STEPS = (1, 2, 3, 4, 5)
 ESCAPE = (1.0, 0.75, 0.6, 0.5, 0.5)   # how much of a later risk a pawn with 0..4 exits keeps
@@ -31,7 +31,7 @@ class Ahead:
         cfgs = [(a, b) for a in cells for b in cells if a != b]
         index = {c: i for i, c in enumerate(cfgs)}
         self.index = index
-        adj = {c: [q for q in _around(c) if q in tiles] for c in cells}
+        adj = {c: [q for q in around(c) if q in tiles] for c in cells}
         # One step of either pawn onto a free tile; a placement where neither can step stays.
         nbrs = []
         for a, b in cfgs:
@@ -90,8 +90,3 @@ class Ahead:
         low = list(map(max, *(map(min, *(table[f, g] for g in faces)) for f in faces)))
         high = list(map(min, *(map(max, *(table[f, g] for f in faces)) for g in faces)))
         return [0.5 * (a + b) for a, b in zip(low, high)]
-
-
-def _around(pos):
-    x, y = pos
-    return [(x + dx, y + dy) for dx, dy in DIRECTIONS.values()]

@@ -19,6 +19,11 @@ GAME = engine.get_game("global-warming")
 LETTER_SUIT = {letter: suit for suit, letter in SUIT_LETTERS.items()}
 
 
+def around(pos) -> list[tuple[int, int]]:
+    """The four places beside `pos` (in the engine's order of directions)."""
+    return [(pos[0] + dx, pos[1] + dy) for dx, dy in DIRECTIONS.values()]
+
+
 # --------------------------------------------------------------------------- reading the view
 
 
@@ -135,15 +140,11 @@ class Board:
 
     @staticmethod
     def free_neighbours(pos, tiles, occupied) -> int:
-        return sum(1 for dx, dy in DIRECTIONS.values()
-                   if (pos[0] + dx, pos[1] + dy) in tiles and (pos[0] + dx, pos[1] + dy) not in occupied)
+        return sum(1 for _ in Board._free_around(pos, tiles, occupied))
 
     @staticmethod
     def _free_around(pos, tiles, occupied):
-        for dx, dy in DIRECTIONS.values():
-            q = (pos[0] + dx, pos[1] + dy)
-            if q in tiles and q not in occupied:
-                yield q
+        return (q for q in around(pos) if q in tiles and q not in occupied)
 
     def risk(self, pos) -> float:
         code = self.tiles[pos]
@@ -201,8 +202,7 @@ def placements(board: Board, movers, steps: int, cap: int = 4000):
 
 
 def _any_step(tiles, occupied) -> bool:
-    return any((x + dx, y + dy) in tiles and (x + dx, y + dy) not in occupied
-               for x, y in occupied for dx, dy in DIRECTIONS.values())
+    return any(q in tiles and q not in occupied for p in occupied for q in around(p))
 
 
 def legal_texts(state, player) -> list[str]:

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 
-from engine.global_warming import ACTION_ORDER, DIRECTIONS, STEP_COUNT
+from engine.global_warming import ACTION_ORDER, STEP_COUNT
 from engine.piecepack import VALUES
 
 from .global_warming_ahead import Ahead
-from .global_warming_board import Board, pawns_of, placements, sink_chances, tiles_of
+from .global_warming_board import Board, around, pawns_of, placements, sink_chances, tiles_of
 
 ROUNDS = 1500                          # regret-matching rounds of the matrix
 
@@ -80,14 +80,8 @@ class Duel:
     @staticmethod
     def moves(tiles, cfg):
         """The placements one step away (either pawn, onto a free tile)."""
-        out = []
-        for i in (0, 1):
-            x, y = cfg[i]
-            for dx, dy in DIRECTIONS.values():
-                q = (x + dx, y + dy)
-                if q in tiles and q != cfg[1 - i]:
-                    out.append((q, cfg[1]) if i == 0 else (cfg[0], q))
-        return out
+        return ([(q, cfg[1]) for q in around(cfg[0]) if q in tiles and q != cfg[1]]
+                + [(cfg[0], q) for q in around(cfg[1]) if q in tiles and q != cfg[0]])
 
     def best(self, tiles, cfg, steps, mine, memo, cache) -> float:
         """The value after `steps` steps chosen by me (`mine`) or by them (minimising), from

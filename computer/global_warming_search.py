@@ -5,11 +5,10 @@ never the sampled hidden ones)."""
 
 from __future__ import annotations
 
-from engine.global_warming import DIRECTIONS
 from engine.piecepack import VALUES
 
 from . import global_warming_board as gw
-from .global_warming_board import GAME, LETTER_SUIT, Board, placements
+from .global_warming_board import GAME, LETTER_SUIT, Board, around, placements
 
 
 class SearchModel:
@@ -64,7 +63,7 @@ class SearchModel:
         if d["reveal"]["faces"][player] == "n":
             scored["pass"] = board.score(player)
             # Tile moves that matter take a tile from beside a pawn or put one there.
-            near = {q for pos in board.pawns.values() for q in _around(pos)}
+            near = {q for pos in board.pawns.values() for q in around(pos)}
             for text in gw.legal_texts(state, player):
                 if text == "pass":
                     continue
@@ -171,8 +170,3 @@ class SearchModel:
             strength[p] = (1 - 0.5 * min(risk, 1.0)) * (0.8 + 0.05 * min(exits, 4))
         total = sum(strength.values())
         return dict(values, **{p: v / total for p, v in strength.items()})
-
-
-def _around(pos):
-    for dx, dy in DIRECTIONS.values():
-        yield (pos[0] + dx, pos[1] + dy)
