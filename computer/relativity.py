@@ -18,7 +18,10 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
         five) it stays the likelier winner after the opponent's next trophy, or when its swap
         offers a trade that does not hurt those chances. Either way, once stalled it opens
         the game: the opponent's molecules two swaps away no longer count against it, its own
-        count more (those one swap away count as before). The search is bounded
+        count more (those one swap away count as before). While it lets a round run on as
+        the likelier winner, it also sets traps: of its swaps nearly as good as the best, the
+        one after which most of the opponent's answers let it make a double threat that no
+        reply stops. The search is bounded
         by a node count, not a clock: deterministic, and well under a second a decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
@@ -37,7 +40,7 @@ from engine.piecepack import VALUES, value_name
 from engine.relativity import CELLS, coins_to_layout, deal
 
 from .base import ComputerPlayer
-from .relativity_eval import DEFAULT_WEIGHTS, TROPHY, Position, chances
+from .relativity_eval import DEFAULT_WEIGHTS, TROPHY, WIN, Position, chances
 from .relativity_search import Searcher
 from .relativity_threats import ThreatSearch
 
@@ -266,7 +269,20 @@ class StrongRelativity(RelativityPlayer):
     open_theirs = 0.0
     open_mine = 1.5
 
-    def searcher(self, view, their_gain: float = 1.0) -> Searcher:
+    # While it lets a stalled round run on because it stays the likelier winner whatever the
+    # opponent takes next (see `yields`: "safe"), it also sets traps: among its swaps within
+    # `trap_margin` of the best by its search (the `trap_moves` best of them), it plays the
+    # one that leaves the opponent the most answers losing a trophy at once (after which it
+    # has a double threat no reply stops), within `trap_nodes` swaps tried. A player who
+    # only answers the threat in front of it then falls into one, and the round ends.
+    # (Tried and not kept, benchmarks/README.md: traps in every stalled position lost more
+    # games; traps in a stalled race, where the next trophy decides the game, stalled no less
+    # on fresh deals and lost more of them.)
+    trap_margin = 40
+    trap_moves = 6
+    trap_nodes = 300_000
+
+    def searcher(self, view, their_gain: float = 1.0, margin: float = 0) -> Searcher:
         since = plies_without_trophy(view)
         urge = min(1.0, since / self.patience)
         weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
@@ -276,7 +292,7 @@ class StrongRelativity(RelativityPlayer):
         if since >= self.open_after:
             weights["their_prepared"] *= self.open_theirs
             weights["prepared"] *= self.open_mine
-        return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt)
+        return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt, margin)
 
     def pick(self, pos, rng, view):
         forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
@@ -284,10 +300,28 @@ class StrongRelativity(RelativityPlayer):
             return forced
         why = self.yields(pos, plies_without_trophy(view))
         if why:
-            move = self.searcher(view, self.yield_gain).best(pos, rng)[0]
+            margin = self.trap_margin if why == "safe" else 0
+            move = self.best(self.searcher(view, self.yield_gain, margin), pos, rng)
             if why == "safe" or self._trades_after(pos, move):
                 return move
-        return self.searcher(view).best(pos, rng)[0]
+        return self.best(self.searcher(view), pos, rng)
+
+    def best(self, searcher: Searcher, pos: Position, rng: Rng):
+        """The searcher's best swap; with a margin, the one among those nearly as good that
+        sets the most traps (see `trap_margin`), the best one on a tie."""
+        move, value = searcher.best(pos, rng)
+        if not searcher.margin or abs(value) >= WIN // 2:
+            return move
+        near = [m for m, v in searcher.scored if v >= value - searcher.margin][:self.trap_moves]
+        counter = ThreatSearch(self.trap_nodes)
+        most = 0
+        for candidate in near if len(near) > 1 else ():
+            found = counter.traps(pos, candidate)
+            if found is None:
+                break   # (out of its budget: the swaps left stay untried)
+            if found > most:
+                move, most = candidate, found
+        return move
 
     def yields(self, pos: Position, since: int) -> str | None:
         """Whether to stop guarding, `since` moves after the last trophy: "safe" (still the

@@ -19,10 +19,14 @@ EXACT, LOWER, UPPER = 0, 1, 2
 class Searcher:
     """Negamax with alpha-beta and iterative deepening, bounded by `nodes`; a transposition
     table and history ordering. `seen`: positions (coins, role) met before in the round; a
-    line that comes back to one scores `contempt` below even for the root player."""
+    line that comes back to one scores `contempt` below even for the root player. With a
+    `margin`, every root move within it of the best gets an exact value (in `scored`, best
+    first), not only the best: for the player to choose among them."""
 
-    def __init__(self, depth: int, nodes: int, weights=None, seen=(), contempt: float = 0):
+    def __init__(self, depth: int, nodes: int, weights=None, seen=(), contempt: float = 0,
+                 margin: float = 0):
         self.depth = depth
+        self.margin = margin
         self.nodes = nodes
         self.weights = weights or DEFAULT_WEIGHTS
         self.seen = set(seen)
@@ -35,6 +39,7 @@ class Searcher:
         order = rng.shuffled(pos.moves())  # seeded tie-breaking
         order.sort(key=lambda m: -self._completes(pos, m))
         self.used = 0
+        self.scored = []
         self.root = pos.mover()
         best, value = order[0], 0.0
         for depth in range(1, self.depth + 1):
@@ -44,6 +49,7 @@ class Searcher:
                 break
             scored.sort(key=lambda ms: -ms[1])   # (stable: ties keep the shuffled order)
             best, value = scored[0]
+            self.scored = scored
             order = [m for m, _ in scored]
             if abs(value) >= WIN // 2:
                 break   # a forced end is found: deeper search cannot change it
@@ -66,7 +72,7 @@ class Searcher:
         for move in order:
             # (each root move gets an exact value on its first depths, a bound later: enough)
             scored.append((move, self._child(pos, move, depth - 1, alpha, float("inf"))))
-            alpha = max(alpha, scored[-1][1])
+            alpha = max(alpha, scored[-1][1] - self.margin)
         return scored
 
     def _child(self, pos, move, depth, alpha, beta) -> float:

@@ -109,3 +109,33 @@ class ThreatSearch:
                 self.refuters[depth] = reply
                 return True
         return False
+
+    def traps(self, pos: Position, move) -> int | None:
+        """How many of the opponent's answers to `move` leave its maker a trophy to force at
+        once: one to take safely, or a swap leaving threats that no reply stops (answers that
+        take a trophy themselves are trades, not counted). None once out of its budget."""
+        try:
+            return self._traps(pos, move)
+        except _Budget:
+            return None
+
+    def _traps(self, pos: Position, move) -> int:
+        me = pos.mover()
+        token = pos.play(move)
+        count = 0
+        try:
+            if pos.winner is not None or pos.mover() == me:
+                return 0
+            counts = pos.counts[:]
+            for reply in pos.moves():
+                self._tick()
+                inner = pos.play(reply)
+                try:
+                    if pos.winner is None and pos.counts == counts and pos.mover() == me and (
+                            self._safe_take(pos, me) or self._attack(pos, 1, me) is not None):
+                        count += 1
+                finally:
+                    pos.undo(inner)
+        finally:
+            pos.undo(token)
+        return count

@@ -29,20 +29,27 @@ def test_the_solver_finds_the_equilibrium_of_known_games():
     assert value == pytest.approx(0.6 * (0.7 / 1.0) + 0.8 * (0.3 / 1.0) - 0.0, abs=0.02)
 
 
+def island(starts, coins, keep):
+    """A two-player game (ann on `starts[0]`, bob on `starts[1]`) with only the tiles of
+    `keep` afloat where it puts them, `coins` in the line and the other kept tiles' coins in
+    the bag."""
+    state = thaw(GW.new_game(["ann", "bob"], seed=8, options={"starts": starts, "coins": coins}))
+    d = state["data"]
+    d["tiles"] = keep
+    d["pawns"] = {"ann": keep[starts[0]], "bob": keep[starts[1]]}
+    d["sunk"] = [c for c in ALL_TILES if c not in keep]
+    in_line = {c.split(":")[0] for c in coins}
+    d["bag"] = [[c, "suit"] for c in keep if c not in in_line]
+    return freeze(state)
+
+
 def sinking_corridor():
     """ann on the 3 of Suns, the only 3 afloat, under a coin showing "3": it sinks at the end
     of this turn. The island left is a corridor from her tile, with one more tile beside it;
     bob stands alone on a tile far off, so his steps can only move ann."""
-    state = thaw(GW.new_game(["ann", "bob"], seed=8, options={
-        "starts": ["S3", "Mn"], "coins": ["S3:value", "M2:suit", "Ca:value"]}))
-    d = state["data"]
-    keep = {"S3": [1, 1], "Sa": [2, 1], "Sn": [1, 2], "S2": [3, 1], "S4": [4, 1], "S5": [5, 1],
-            "Mn": [5, 5], "M2": [1, 5], "Ca": [3, 5]}
-    d["tiles"] = keep
-    d["pawns"] = {"ann": [1, 1], "bob": [5, 5]}
-    d["sunk"] = [c for c in ALL_TILES if c not in keep]
-    d["bag"] = [[c, "suit"] for c in keep if c not in {"S3", "M2", "Ca"}]
-    return freeze(state)
+    return island(["S3", "Mn"], ["S3:value", "M2:suit", "Ca:value"],
+                  {"S3": [1, 1], "Sa": [2, 1], "Sn": [1, 2], "S2": [3, 1], "S4": [4, 1],
+                   "S5": [5, 1], "Mn": [5, 5], "M2": [1, 5], "Ca": [3, 5]})
 
 
 def test_the_matrix_of_a_pawn_on_a_tile_sure_to_sink():
@@ -110,15 +117,8 @@ def stranded_choice():
     """ann on the ace of Suns, sure to sink this turn (the only ace afloat), bob alone on a tile
     far off. Her way off: up to the 2 of Suns, sure to sink next turn (the only 2), or right to
     the 3 of Crowns, named by no coin; either is a dead end once her tile has sunk."""
-    state = thaw(GW.new_game(["ann", "bob"], seed=8, options={
-        "starts": ["Sa", "M4"], "coins": ["Sa:value", "S2:value", "M4:suit"]}))
-    d = state["data"]
-    keep = {"Sa": [1, 1], "S2": [1, 2], "C3": [2, 1], "A5": [4, 4], "M4": [5, 5]}
-    d["tiles"] = keep
-    d["pawns"] = {"ann": [1, 1], "bob": [5, 5]}
-    d["sunk"] = [c for c in ALL_TILES if c not in keep]
-    d["bag"] = [[c, "suit"] for c in keep if c not in {"Sa", "S2", "M4"}]
-    return freeze(state)
+    return island(["Sa", "M4"], ["Sa:value", "S2:value", "M4:suit"],
+                  {"Sa": [1, 1], "S2": [1, 2], "C3": [2, 1], "A5": [4, 4], "M4": [5, 5]})
 
 
 def test_the_next_turn_table_sees_a_pawn_stranded_on_a_tile_sure_to_sink():

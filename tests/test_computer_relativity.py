@@ -9,6 +9,7 @@ import computer
 import engine
 from computer import relativity as crel
 from computer.relativity_eval import TIME_SHARE, Position, chances
+from computer.relativity_threats import ThreatSearch
 
 RELATIVITY = engine.get_game("relativity")
 
@@ -196,3 +197,93 @@ def test_strong_opens_a_stalled_game_that_one_trophy_decides():
     # opening lets ann prepare one and prepares two: neither hands over a trophy.
     assert after(guarded) == (0, 1, False)
     assert after(opened) == (1, 2, False)
+
+
+# --------------------------------------------------------------------------- traps
+
+
+def takes_safely(pos: Position, me: int) -> bool:
+    """Whether `me`, to move, can take a trophy leaving the opponent none to take at once."""
+    before = pos.counts[me]
+    for move in pos.moves():
+        token = pos.play(move)
+        try:
+            if pos.winner == me or (pos.counts[me] > before and pos.winner is None and (
+                    pos.mover() == me or not pos.threats(pos.role))):
+                return True
+        finally:
+            pos.undo(token)
+    return False
+
+
+def forces_a_trophy(pos: Position, me: int) -> bool:
+    """Brute force, for `me` to move: a safe take now, or a swap taking nothing after which
+    every answer leaves a safe take (an answer that takes a trophy itself escapes)."""
+    if takes_safely(pos, me):
+        return True
+    counts = pos.counts[:]
+    for move in pos.moves():
+        token = pos.play(move)
+        try:
+            if pos.winner is not None or pos.counts != counts or pos.mover() == me:
+                continue
+            held = True
+            for answer in pos.moves():
+                inner = pos.play(answer)
+                try:
+                    if pos.winner is not None or pos.counts != counts or pos.mover() != me:
+                        held = pos.winner == me
+                    else:
+                        held = takes_safely(pos, me)
+                finally:
+                    pos.undo(inner)
+                if not held:
+                    break
+            if held:
+                return True
+        finally:
+            pos.undo(token)
+    return False
+
+
+def test_traps_counts_the_answers_that_lose_a_trophy_at_once():
+    state, _ = stalled_view()
+    pos = Position(state)
+    me = pos.mover()
+    search = ThreatSearch(10 ** 7)
+    counts_by_move = {move: search.traps(pos, move) for move in pos.moves()[::4]}
+    ranked = sorted(counts_by_move, key=counts_by_move.get)
+    assert counts_by_move[ranked[0]] < counts_by_move[ranked[-1]]
+    for move in (ranked[0], ranked[-1]):   # (brute force is slow)
+        token = pos.play(move)
+        counts = pos.counts[:]
+        losing = []
+        for answer in pos.moves():
+            inner = pos.play(answer)   # (an answer taking a trophy itself is a trade: not lost)
+            losing.append(pos.winner is None and pos.counts == counts and pos.mover() == me
+                          and forces_a_trophy(pos, me))
+            pos.undo(inner)
+        pos.undo(token)
+        assert counts_by_move[move] == sum(losing)
+
+
+def test_strong_sets_traps_while_it_lets_a_stalled_round_run_on():
+    state, view = stalled_view()
+    pos = Position(state)
+    player = crel.StrongRelativity(10020)
+    assert player.yields(pos, crel.plies_without_trophy(view)) == "safe"
+    plain = crel.StrongRelativity(10020)
+    plain.trap_margin = 0
+    trapping, letting = player.choose(view), plain.choose(view)
+    assert trapping != letting
+
+    def traps(action):
+        move = tuple(sorted(crel.CELLS.index(c) for c in action.split("#")))
+        return ThreatSearch(10 ** 7).traps(pos, move)
+
+    # Both let the round run on (bob, Time, may take a trophy); the swap it plays leaves bob
+    # more answers that lose him one at once.
+    assert time_can_take_a_trophy(RELATIVITY.apply(state, "ann", trapping))
+    assert traps(trapping) > traps(letting)
+    # Guarding (not stalled, or not the likelier winner after bob's trophy) sets none.
+    assert player.yields(pos, 0) is None

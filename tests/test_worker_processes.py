@@ -71,7 +71,9 @@ async def test_computer_players_think_at_a_lower_priority_than_boards_are_drawn(
 
     thinker, renderer = Thinker("process"), Renderer("process", workers=1)
     try:
-        assert await thinker.run(os.nice, 0) >= await renderer.run(os.nice, 0) + 10
+        drawing = await renderer.run(os.nice, 0)
+        # (19 is the lowest priority there is: a bot itself run under nice reaches it sooner)
+        assert await thinker.run(os.nice, 0) >= min(drawing + 10, 19)
     finally:
         thinker.close()
         renderer.close()
