@@ -313,9 +313,11 @@ class StrongRelativity(RelativityPlayer):
         if not searcher.margin or abs(value) >= WIN // 2:
             return move
         near = [m for m, v in searcher.scored if v >= value - searcher.margin][:self.trap_moves]
+        if len(near) < 2:
+            return move
         counter = ThreatSearch(self.trap_nodes)
         most = 0
-        for candidate in near if len(near) > 1 else ():
+        for candidate in near:
             found = counter.traps(pos, candidate)
             if found is None:
                 break   # (out of its budget: the swaps left stay untried)
