@@ -287,3 +287,16 @@ def test_strong_sets_traps_while_it_lets_a_stalled_round_run_on():
     assert traps(trapping) > traps(letting)
     # Guarding (not stalled, or not the likelier winner after bob's trophy) sets none.
     assert player.yields(pos, 0) is None
+
+
+def test_traps_in_the_night_ignore_the_hidden_day_board():
+    # The stalled Night where strong sets traps; its search may look past the Night's end into
+    # a Day board it cannot see: the twins differ only there, and it decides the same.
+    state, view = stalled_view()
+    twins = [RELATIVITY.resample_hidden(state, "ann", seed=k) for k in range(3)]
+    assert len({str(t["data"]["boards"][1]) for t in twins}) == 3
+    assert all(RELATIVITY.view(t, "ann") == view for t in twins)
+    choices = {crel.StrongRelativity(10020).choose(RELATIVITY.view(t, "ann")) for t in twins}
+    plain = crel.StrongRelativity(10020)
+    plain.trap_margin = 0
+    assert len(choices) == 1 and choices != {plain.choose(view)}   # (traps were set)
