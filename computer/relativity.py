@@ -301,12 +301,12 @@ class StrongRelativity(RelativityPlayer):
         why = self.yields(pos, plies_without_trophy(view))
         if why:
             margin = self.trap_margin if why == "safe" else 0
-            move = self.best(self.searcher(view, self.yield_gain, margin), pos, rng)
+            move = self.best_or_trap(self.searcher(view, self.yield_gain, margin), pos, rng)
             if why == "safe" or self._trades_after(pos, move):
                 return move
-        return self.best(self.searcher(view), pos, rng)
+        return self.best_or_trap(self.searcher(view), pos, rng)
 
-    def best(self, searcher: Searcher, pos: Position, rng: Rng):
+    def best_or_trap(self, searcher: Searcher, pos: Position, rng: Rng):
         """The searcher's best swap; with a margin, the one among those nearly as good that
         sets the most traps (see `trap_margin`), the best one on a tie."""
         move, value = searcher.best(pos, rng)

@@ -267,14 +267,18 @@ def test_traps_counts_the_answers_that_lose_a_trophy_at_once():
         assert counts_by_move[move] == sum(losing)
 
 
+def without_traps(seed: int) -> crel.StrongRelativity:
+    player = crel.StrongRelativity(seed)
+    player.trap_margin = 0
+    return player
+
+
 def test_strong_sets_traps_while_it_lets_a_stalled_round_run_on():
     state, view = stalled_view()
     pos = Position(state)
     player = crel.StrongRelativity(10020)
     assert player.yields(pos, crel.plies_without_trophy(view)) == "safe"
-    plain = crel.StrongRelativity(10020)
-    plain.trap_margin = 0
-    trapping, letting = player.choose(view), plain.choose(view)
+    trapping, letting = player.choose(view), without_traps(10020).choose(view)
     assert trapping != letting
 
     def traps(action):
@@ -297,6 +301,4 @@ def test_traps_in_the_night_ignore_the_hidden_day_board():
     assert len({str(t["data"]["boards"][1]) for t in twins}) == 3
     assert all(RELATIVITY.view(t, "ann") == view for t in twins)
     choices = {crel.StrongRelativity(10020).choose(RELATIVITY.view(t, "ann")) for t in twins}
-    plain = crel.StrongRelativity(10020)
-    plain.trap_margin = 0
-    assert len(choices) == 1 and choices != {plain.choose(view)}   # (traps were set)
+    assert len(choices) == 1 and choices != {without_traps(10020).choose(view)}   # (traps set)
