@@ -298,7 +298,8 @@ class StrongRelativity(RelativityPlayer):
     race_depth = 5
     race_nodes = 80_000
 
-    def searcher(self, view, their_gain: float = 1.0, margin: float = 0, race: bool = False) -> Searcher:
+    def searcher(self, view, their_gain: float = 1.0, margin: float = 0,
+                 race: bool = False) -> Searcher:
         since = plies_without_trophy(view)
         urge = min(1.0, since / self.patience)
         weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
@@ -308,12 +309,12 @@ class StrongRelativity(RelativityPlayer):
         if since >= self.open_after:
             weights["their_prepared"] *= self.open_theirs
             weights["prepared"] *= self.open_mine
+        depth, nodes = self.depth, self.nodes
         if race:
             weights.update(my_threat=self.race_threat, their_threat=self.race_pressure,
                            their_won=self.race_threat)
-            return Searcher(self.race_depth, self.race_nodes, weights, seen_in_round(view),
-                            self.contempt, margin)
-        return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt, margin)
+            depth, nodes = self.race_depth, self.race_nodes
+        return Searcher(depth, nodes, weights, seen_in_round(view), self.contempt, margin)
 
     def pick(self, pos, rng, view):
         forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
