@@ -21,8 +21,11 @@ strong: first a threat search (computer/relativity_threats.py): a trophy forced 
         count more (those one swap away count as before). While it lets a round run on as
         the likelier winner, it also sets traps: of its swaps nearly as good as the best, the
         one after which most of the opponent's answers let it make a double threat that no
-        reply stops. The search is bounded
-        by a node count, not a clock: deterministic, and well under a second a decision.
+        reply stops. In a race (the next trophy ends the game, whoever takes it) it looks five
+        plies ahead and plays for threats the opponent cannot prevent: a molecule one swap
+        away is the game there, and so are two for the opponent that no reply stops. The
+        search is bounded by a node count, not a clock: deterministic, and under a second a
+        decision.
 
 Draws: a player accepts an offer when its search sees the position as even (or worse for it)
 and no trophy has been taken for a while; it offers one itself after a long stretch without a
@@ -247,8 +250,8 @@ class StrongRelativity(RelativityPlayer):
 
     def __init__(self, seed: int = 0, nodes: int | None = None):
         super().__init__(seed)
-        if nodes is not None:
-            self.nodes = nodes
+        if nodes is not None:   # (a smaller player, for tests: its races too)
+            self.nodes = self.race_nodes = nodes
 
     # In a round stalled this long it stops guarding against the opponent's molecules (they
     # count `yield_gain` of its own) and builds its own instead, so that the round runs on to
@@ -282,7 +285,21 @@ class StrongRelativity(RelativityPlayer):
     trap_moves = 6
     trap_nodes = 300_000
 
-    def searcher(self, view, their_gain: float = 1.0, margin: float = 0) -> Searcher:
+    # In a race (the next trophy ends the game, whoever takes it: by Day at 5-4 with four Sun
+    # trophies won, say) a molecule one swap away for the side to move is the game, and so
+    # are two for the other side that no reply stops (`race_threat`: below WIN / 2, which the
+    # search reads as a forced end); one the other side must answer counts `race_pressure`.
+    # Guarding alone stalls a race between two careful players, so it plays for threats the
+    # opponent cannot prevent: each must be answered, and two at once may come of them. The
+    # whole game hangs on the race, so it looks five plies ahead there (`race_depth`, within
+    # `race_nodes`: up to about a second).
+    race_threat = 5000
+    race_pressure = 150
+    race_depth = 5
+    race_nodes = 80_000
+
+    def searcher(self, view, their_gain: float = 1.0, margin: float = 0,
+                 race: bool = False) -> Searcher:
         since = plies_without_trophy(view)
         urge = min(1.0, since / self.patience)
         weights = dict(DEFAULT_WEIGHTS, their_gain=their_gain)
@@ -292,7 +309,12 @@ class StrongRelativity(RelativityPlayer):
         if since >= self.open_after:
             weights["their_prepared"] *= self.open_theirs
             weights["prepared"] *= self.open_mine
-        return Searcher(self.depth, self.nodes, weights, seen_in_round(view), self.contempt, margin)
+        depth, nodes = self.depth, self.nodes
+        if race:
+            weights.update(my_threat=self.race_threat, their_threat=self.race_pressure,
+                           their_won=self.race_threat)
+            depth, nodes = self.race_depth, self.race_nodes
+        return Searcher(depth, nodes, weights, seen_in_round(view), self.contempt, margin)
 
     def pick(self, pos, rng, view):
         forced = ThreatSearch(self.threat_nodes).find(pos, self.threat_depth)
@@ -304,7 +326,13 @@ class StrongRelativity(RelativityPlayer):
             move = self.best_or_trap(self.searcher(view, self.yield_gain, margin), pos, rng)
             if why == "safe" or self._trades_after(pos, move):
                 return move
-        return self.best_or_trap(self.searcher(view), pos, rng)
+        return self.best_or_trap(self.searcher(view, race=self.races(pos)), pos, rng)
+
+    @staticmethod
+    def races(pos: Position) -> bool:
+        """Whether the next trophy ends the game, whoever takes it."""
+        me = pos.mover()
+        return chances(pos, me, (me,)) == 1.0 and chances(pos, me, (1 - me,)) == 0.0
 
     def best_or_trap(self, searcher: Searcher, pos: Position, rng: Rng):
         """The searcher's best swap; with a margin, the one among those nearly as good that

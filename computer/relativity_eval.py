@@ -223,6 +223,18 @@ class Position:
                     break
         return found
 
+    def unstoppable(self) -> bool:
+        """Whether every swap of the player to move leaves the other role a molecule to
+        complete at once (the mover having none of its own to take first)."""
+        other = "time" if self.role == "space" else "space"
+        for move in self.moves():
+            token = self.play(move)
+            held = self.winner is None and bool(self.threats(other))
+            self.undo(token)
+            if not held:
+                return False
+        return True
+
     def prepared(self, role) -> int:
         """Unclaimed values `role` could make a threat of (a molecule one swap away) with one
         swap: three coins in place and the fourth, or the cell to fill, one step off."""
@@ -265,8 +277,11 @@ TROPHY = 250
 
 # their_gain: what the opponent's trophies, threats and preparation count for the root player
 # as a share of its own (1: as much; less while it lets a stalled round run on to its end).
+# their_won: two molecules or more that the other side could complete and no swap of the side
+# to move stops (checked swap by swap, so only where it matters: 0 leaves it unchecked and
+# counts every double as `their_double`).
 DEFAULT_WEIGHTS = {"my_threat": 85, "extra_threat": 10, "their_threat": 20, "their_double": 70,
-                   "together": 6, "near": 5, "prepared": 35, "their_prepared": 35,
+                   "their_won": 0, "together": 6, "near": 5, "prepared": 35, "their_prepared": 35,
                    "their_gain": 1.0}
 
 # How often the player in the role of Time takes the next trophy between two good players:
@@ -333,7 +348,9 @@ def evaluate(pos: Position, weights, root: int) -> float:
         score += mine_k * (weights["my_threat"] + weights["extra_threat"] * (len(mine) - 1))
     else:
         theirs = pos.threats(other_role)
-        if len(theirs) >= 2:
+        if len(theirs) >= 2 and weights["their_won"] and pos.unstoppable():
+            score -= theirs_k * weights["their_won"]
+        elif len(theirs) >= 2:
             score -= theirs_k * weights["their_double"]
         elif theirs:
             score -= theirs_k * weights["their_threat"]

@@ -185,6 +185,9 @@ def test_strong_opens_a_stalled_game_that_one_trophy_decides():
     assert since >= player.open_after and player.yields(pos, since) is None
     guarding = crel.StrongRelativity(10161)
     guarding.open_after = 10_000
+    # (This is a race, where it also presses: see the race test below. Opening alone here.)
+    assert player.races(pos)
+    player.races = guarding.races = lambda pos: False
 
     def after(move):
         """(ann's values one swap from a threat, bob's), and whether ann can take a trophy."""
@@ -302,3 +305,97 @@ def test_traps_in_the_night_ignore_the_hidden_day_board():
     assert all(RELATIVITY.view(t, "ann") == view for t in twins)
     choices = {crel.StrongRelativity(10020).choose(RELATIVITY.view(t, "ann")) for t in twins}
     assert len(choices) == 1 and choices != {without_traps(10020).choose(view)}   # (traps set)
+
+
+# --------------------------------------------------------------------------- threats no reply stops
+
+
+def loses_a_trophy_whatever_it_plays(state) -> bool:
+    """Brute force on the engine: every action of the player to move lets the other take a
+    trophy with the next."""
+    mover = RELATIVITY.to_act(state)[0]
+    other = next(p for p in state["players"] if p != mover)
+    for action in RELATIVITY.legal_actions(state, mover):
+        after = RELATIVITY.apply(state, mover, action)
+        held = RELATIVITY.scores(after)[other]
+        if not any(RELATIVITY.scores(RELATIVITY.apply(after, other, answer))[other] > held
+                   for answer in RELATIVITY.legal_actions(after, other)):
+            return False
+    return True
+
+
+def test_unstoppable_is_a_threat_that_no_reply_stops():
+    # Random games' positions where the player to move has no molecule to complete and the
+    # other has two values one swap away: some replies stop both, some cannot.
+    seen = {True: 0, False: 0}
+    for seed in range(40):
+        state = RELATIVITY.new_game(["ann", "bob"], seed=seed)
+        rng = engine.Rng(seed)
+        for _ in range(120):
+            if RELATIVITY.outcome(state) is not None or min(seen.values()) >= 3:
+                break
+            pos = Position(state)
+            other = "time" if pos.role == "space" else "space"
+            if not pos.threats(pos.role) and len(pos.threats(other)) >= 2 \
+                    and seen[pos.unstoppable()] < 3:
+                assert pos.unstoppable() == loses_a_trophy_whatever_it_plays(state)
+                seen[pos.unstoppable()] += 1
+            who = RELATIVITY.to_act(state)[0]
+            state = RELATIVITY.apply(state, who, str(rng.choice(RELATIVITY.legal_actions(state, who))))
+    assert seen == {True: 3, False: 3}
+
+
+# A real game of the benchmark (deal 1003, strong as ann against the baseline): by Day at 4-5
+# with four Sun trophies won, ann (Time) to move. Her next trophy makes it five each (Night's
+# Space wins a tie), bob's makes him six: whoever takes the next one wins.
+RACE = ("c1#d4 c1#f3 c2#d1 a2#e3 e3#f3 d2#e4 b3#c3 c2#f2 a2#b2 b3#b4 e4#f4 b2#b3 a1#b4 c3#d2 "
+        "d1#e1 d1#e2 a2#b3 b3#e3 a3#f2 c2#e2 b2#b3 a3#f1 d1#e1 b1#b3 c3#c4 c2#d3 c1#d2 c2#f1 "
+        "b3#c2 b4#d2 a3#f3 c2#f1 c3#d4 a1#d4 e1#e4 a3#f1 a4#b4 b3#c2 a1#f2 a2#f1 a3#f4 a3#f2 "
+        "c3#d2 a2#f1 d4#e4 c4#e4 a2#f1 d4#e1 c2#d3 c2#e3 d4#e1 b1#d2 e2#e3 d3#f3 c3#d3 a3#b1 "
+        "b2#c3 c1#c2 d1#d2 b3#c3 c2#d2 d1#f4 a3#f3 a3#c3 c4#d3 d3#e4 e3#f4 a2#e2 a1#a4 c1#c4 "
+        "b2#e2 a2#b2 d2#f3 a3#f4 a4#f1 d1#e4 d3#f2 c3#d4 c2#f1 d3#d4 b1#b3 b3#c4 a2#a3 b1#c4")
+
+
+def preventions(state, action) -> int:
+    """Brute force: how many answers to `action` leave its maker no swap that makes a threat
+    (a molecule of its own one swap away, none of the opponent's)."""
+    pos = Position(state)
+    mine = pos.role
+    theirs = "time" if mine == "space" else "space"
+
+    def can_threaten():
+        for move in pos.moves():
+            token = pos.play(move)
+            made = pos.winner is None and bool(pos.threats(mine)) and not pos.threats(theirs)
+            pos.undo(token)
+            if made:
+                return True
+        return False
+
+    token = pos.play(tuple(sorted(crel.CELLS.index(c) for c in action.split("#"))))
+    count = 0
+    for answer in pos.moves():
+        inner = pos.play(answer)
+        count += pos.winner is None and not can_threaten()
+        pos.undo(inner)
+    pos.undo(token)
+    return count
+
+
+def test_strong_in_a_race_makes_threats_the_opponent_cannot_prevent():
+    state = RELATIVITY.new_game(["ann", "bob"], seed=1003)
+    for action in RACE.split():
+        state = RELATIVITY.apply(state, RELATIVITY.to_act(state)[0], action)
+    pos = Position(state)
+    assert RELATIVITY.to_act(state) == ("ann",) and pos.round == "day" and pos.role == "time"
+    assert RELATIVITY.scores(state) == {"ann": 4, "bob": 5} and pos.won_this_round == 4
+    assert crel.StrongRelativity.races(pos)
+    assert not crel.StrongRelativity.races(Position(RELATIVITY.new_game(["ann", "bob"], seed=1)))
+    view = RELATIVITY.view(state, "ann")
+    guarding = crel.StrongRelativity(10030)
+    guarding.races = lambda pos: False
+    pressing, guarded = crel.StrongRelativity(10030).choose(view), guarding.choose(view)
+    # Guarding, bob has answers after which ann can make no threat; pressing, he has none:
+    # whatever he plays, her next swap leaves him a molecule to block.
+    assert preventions(state, guarded) > 0
+    assert preventions(state, pressing) == 0
