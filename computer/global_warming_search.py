@@ -6,7 +6,7 @@ ones). `FaceChoice` picks the seat's face against the faces it expects of the ot
 `best_action` its action once the faces are shown.
 
 Measured against the benchmark's baseline at four players (benchmarks/README.md): this won
-about 48% of games, against 31% for the search over the information set it replaced (decoupled
+about 47% of games, against 30% for the search over the information set it replaced (decoupled
 UCT over everyone's faces, computer/search.py, which Galaxies still uses)."""
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ class TurnModel:
         return dict(values, **{p: v / total for p, v in strength.items()})
 
 
-# --------------------------------------------------------------------------- the face, at three or four
+# --------------------------------------------------------------------------- a turn played out
+
 
 class FaceChoice:
     """The seat's face at a table of three or four: the face best against the faces it expects
