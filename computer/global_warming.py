@@ -6,18 +6,17 @@ determinisation samples the hidden part consistently with what the view shows.
 easy:   any die face, except that when its tile may sink this turn it usually picks a number;
         with steps, walks its own pawn to the tile least likely to sink (never pushes);
         with null, passes.
-strong: in a game of two, judges the 36 pairs of faces exactly (where they leave the pawns by
-        the next turn's game, global_warming_ahead.py), then plays the best answer
-        to the faces it expects of the other three times in four, that game's equilibrium
-        otherwise (global_warming_duel.py). At a table of three or four (and there to the end):
-        searches its information set (computer/search.py; the game's side of it is in
-        global_warming_search.py): worlds drawn from its view (the line coins' hidden sides,
-        the bag; the others' faces are left to the tree, half the time guessed from the faces
-        they have shown), everyone's faces chosen at once by decoupled UCT, then each actor's
-        best few actions (its own pawn's walks and pushes of another pawn, tile moves beside a
-        pawn, scored by `Board` from the public sink chances), the last actor taking its best
-        outright; each turn is judged in expectation over which tile sinks: who is out, and
-        the chance to win of those afloat.
+strong: with two pawns afloat (at any table), judges the 36 pairs of faces exactly (where they
+        leave the pawns by the next turn's game, global_warming_ahead.py), then plays the best
+        answer to the faces it expects of the other three times in four, that game's
+        equilibrium otherwise (global_warming_duel.py). With three or four afloat
+        (global_warming_search.py): the faces it expects of each other player (those best for
+        them against faces at random, then those they have shown), and for each of its own
+        faces the turn played out against 36 draws of theirs: every actor takes its best
+        action by `Board` (its own pawn's walks and pushes of another pawn, tile moves beside
+        a pawn, from the public sink chances), itself its best against those acting after it;
+        each turn is judged in expectation over which tile sinks: who is out, and the chance
+        to win of those afloat. Once the faces are shown it acts the same way.
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ from . import global_warming_draws as draws
 from .base import ComputerPlayer
 from .global_warming_board import Board, legal_texts, determinise, pawns_of, placements
 from .global_warming_duel import decide as duel_decide
-from .global_warming_search import SearchModel
-from .search import search
+from .global_warming_search import best_action, best_face
 
 
 # --------------------------------------------------------------------------- players
@@ -101,21 +99,22 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
 
 
 class StrongGlobalWarming(GlobalWarmingPlayer):
-    """Searches over its information set (computer/search.py): this turn's faces, everyone's
-    actions and the sink, in worlds drawn from its view."""
+    """Two pawns afloat, at any table: the 6x6 game of faces (global_warming_duel.py). Three or
+    four: each turn played out from its view (global_warming_search.py)."""
 
     level = "strong"
-    per_pawn = 150   # iterations per pawn afloat: more players, more faces to weigh (measured)
+    samples = 36   # draws of the others' faces each of its own is played out against (measured)
 
-    def __init__(self, seed: int = 0, iterations: int | None = None):
+    def __init__(self, seed: int = 0, samples: int | None = None):
         super().__init__(seed)
-        self.iterations = iterations
+        self.samples = samples or self.samples
 
     def decide(self, view, rng):
-        if len(view["players"]) == 2 and len(pawns_of(view)) == 2:
+        if len(pawns_of(view)) == 2:
             return duel_decide(view, rng)
-        budget = self.iterations or self.per_pawn * len(pawns_of(view))
-        return search(SearchModel(), view, rng, budget, tree_turns=1, rollout_turns=1)
+        if view["phase"] == "commit":
+            return best_face(view, rng, self.samples)
+        return best_action(view, rng)
 
 
 PLAYERS = {"easy": EasyGlobalWarming, "strong": StrongGlobalWarming}

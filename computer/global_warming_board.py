@@ -7,6 +7,7 @@ judgement (global_warming_draws.py) all read it."""
 
 from __future__ import annotations
 
+import math
 from itertools import product
 from typing import Mapping
 
@@ -66,6 +67,41 @@ def _chances(worlds, length) -> list[dict[str, float]]:
         for k, code in enumerate(world):
             chances[k][code] = chances[k].get(code, 0.0) + 1.0 / len(worlds)
     return chances
+
+
+# --------------------------------------------------------------------------- the faces others show
+
+NAIVE = 3.0   # pseudo-counts of the faces a player would pick for themselves, before those shown
+SHARP = 20.0  # how firmly a player is expected to pick the faces best for them
+
+
+def shown_faces(view, player) -> list[float]:
+    """How often `player` showed each face in the view's log."""
+    counts = [0.0] * len(VALUES)
+    for event in view["log"]:
+        face = (event.get("faces") or {}).get(player) if event.get("event") == "reveal" else None
+        if face in VALUES:
+            counts[VALUES.index(face)] += 1
+    return counts
+
+
+def expected_faces(shown, gains) -> list[float]:
+    """The share of each face expected of a player: the faces they have shown (`shown`, counts
+    per face), after those a naive player would pick in their place (`gains`: their value of
+    each face; a soft choice among the best few)."""
+    weights = [math.exp(SHARP * (g - max(gains))) for g in gains]
+    counts = [c + NAIVE * w / sum(weights) for c, w in zip(shown, weights)]
+    return [c / sum(counts) for c in counts]
+
+
+def pick_face(shares, rng: Rng) -> str:
+    """A face drawn in the proportions `shares`."""
+    pick = rng.below(1 << 30) / (1 << 30)
+    for face, share in zip(VALUES, shares):
+        pick -= share
+        if pick < 0:
+            return face
+    return VALUES[max(range(len(VALUES)), key=lambda i: shares[i])]
 
 
 # --------------------------------------------------------------------------- view -> state

@@ -22,13 +22,12 @@ seat's decision is the same whatever it cannot see.
 
 from __future__ import annotations
 
-import math
-
 from engine.global_warming import ACTION_ORDER, STEP_COUNT
 from engine.piecepack import VALUES
 
 from .global_warming_ahead import Ahead
-from .global_warming_board import Board, around, pawns_of, placements, sink_chances, tiles_of
+from .global_warming_board import (Board, around, expected_faces, pawns_of, pick_face,
+                                  placements, shown_faces, sink_chances, tiles_of)
 
 ROUNDS = 1500                          # regret-matching rounds of the matrix
 
@@ -247,18 +246,7 @@ def solve(payoff, rounds: int = ROUNDS) -> tuple[list[float], float]:
     return x, value
 
 
-NAIVE = 3.0  # pseudo-counts of the faces a naive player would pick, before the faces shown
 LEAN = 0.75  # the share of the best answer to the faces expected; the rest: the equilibrium
-
-
-def shown_faces(view, player) -> list[float]:
-    """How often `player` showed each face in the view's log."""
-    counts = [0.0] * len(VALUES)
-    for event in view["log"]:
-        face = (event.get("faces") or {}).get(player) if event.get("event") == "reveal" else None
-        if face in VALUES:
-            counts[VALUES.index(face)] += 1
-    return counts
 
 
 def choose_face(view, rng) -> str:
@@ -268,20 +256,12 @@ def choose_face(view, rng) -> str:
     # The faces expected of them: those shown, after the faces a naive player would pick (the
     # best for them against any face of mine alike, a soft choice among the best few).
     theirs = [sum(1 - row[j] for row in payoff) / len(VALUES) for j in range(len(VALUES))]
-    weights = [math.exp(20 * (u - max(theirs))) for u in theirs]
-    counts = [c + NAIVE * w / sum(weights)
-              for c, w in zip(shown_faces(view, duel.them), weights)]
-    guess = [c / sum(counts) for c in counts]
+    guess = expected_faces(shown_faces(view, duel.them), theirs)
     gains = [sum(row[j] * guess[j] for j in range(len(VALUES))) for row in payoff]
     top = max(range(len(VALUES)), key=lambda i: (gains[i], -i))
     mix = [(1 - LEAN) * m for m in mix]
     mix[top] += LEAN
-    pick = rng.below(1 << 30) / (1 << 30)
-    for face, share in zip(VALUES, mix):
-        pick -= share
-        if pick < 0:
-            return face
-    return VALUES[max(range(len(VALUES)), key=lambda i: mix[i])]
+    return pick_face(mix, rng)
 
 
 def decide(view, rng) -> str:

@@ -1,5 +1,5 @@
 """Search over the seat's information set for games with hidden information and simultaneous
-commits (Global Warming, Galaxies): determinized Monte Carlo tree search with decoupled UCT.
+commits (Galaxies): determinized Monte Carlo tree search with decoupled UCT.
 
 Each iteration draws one world from the seat's view only (`model.determinise(view, rng)`, the
 others' secret choices of this commit phase left out: they are decided in the tree), walks down
@@ -24,8 +24,6 @@ A game plugs in a model with:
     policy(state, player, rng) the rollout's quick choice (text)
     evaluate(state)           {player: value in [0, 1]} at a cut-off or the end
 and may add:
-    guess(state, player, rng) another player's choice as the seat predicts it from what it
-                              has seen them do, or None to let the tree choose for them
     last_word = False         to let the tree choose for a last mover too (default True)
 """
 
@@ -65,7 +63,7 @@ def _last_word(model, state, player, options):
 
 def _select(table: dict, options: list[str], rng: Rng, explore: float, guess=None) -> str:
     """UCB1 over the options available in this world; an option never tried goes first. A
-    guess (a model's prediction of another player) is taken as it is."""
+    guess (a last mover's best option, see _last_word) is taken as it is."""
     for action in options:
         entry = table.get(action)
         if entry is None:
@@ -95,7 +93,6 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
     game), then evaluates."""
     game = model.game
     me = view["viewer"]
-    guesser = getattr(model, "guess", None)
     last_word = getattr(model, "last_word", True)
     root = _Node()
     start = None
@@ -111,12 +108,11 @@ def search(model, view: Mapping, rng: Rng, iterations: int, tree_turns: int = 1,
             for player in movers:
                 table = node.stats.setdefault(player, {})
                 options = model.moves(state, player)
+                guess = None
                 if len(movers) == 1 and last_word:
                     if node.last is None:
                         node.last = _last_word(model, state, player, options)
                     guess = node.last or None
-                else:
-                    guess = guesser(state, player, rng) if guesser and player != me else None
                 joint.append((player, _select(table, options, rng, explore, guess)))
             for player, action in joint:
                 state = game.apply(state, player, action)

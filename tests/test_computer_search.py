@@ -1,6 +1,7 @@
-"""The search over the seat's information set (computer/search.py) as Global Warming and
-Galaxies strong use it: it samples worlds only from the view, decides the same whatever the
-seat cannot see, and the same for the same seed and view."""
+"""The strong players of the games with hidden information: Galaxies' search over the seat's
+information set (computer/search.py) samples worlds only from the view; Global Warming's turn
+played out (computer/global_warming_search.py) judges nothing by what is hidden; both decide
+the same whatever the seat cannot see, and the same for the same seed and view."""
 
 from __future__ import annotations
 
@@ -13,16 +14,17 @@ from computer import global_warming_board as gwboard
 from computer import global_warming_search as cgws
 from computer.search import search
 from engine import Rng
+from engine.piecepack import VALUES
 from tests.test_computer import next_seat, random_state  # noqa: F401
 
 GW = engine.get_game("global-warming")
 GALAXIES = engine.get_game("galaxies")
 
 
-def strong(game, seed, iterations=40):
+def strong(game, seed):
     if game is GW:
-        return cgw.StrongGlobalWarming(seed, iterations=iterations)
-    return cgal.StrongGalaxies(seed, iterations=iterations)
+        return cgw.StrongGlobalWarming(seed, samples=24)
+    return cgal.StrongGalaxies(seed, iterations=40)
 
 
 class Counting:
@@ -41,15 +43,14 @@ class Counting:
         return self.model.determinise(view, rng)
 
 
-@pytest.mark.parametrize("game,model,players", [(GW, cgws.SearchModel, ["ann", "bob", "cat"]),
-                                                (GALAXIES, cgal.SearchModel, ["ann", "bob"])])
-def test_every_iteration_searches_a_world_drawn_from_the_view(game, model, players):
-    state = random_state(game, players, seed=4, moves=5)
-    view = game.view(state, next_seat(game, state))
-    counting = Counting(model(), view)
+@pytest.mark.parametrize("moves", [1, 5])
+def test_every_iteration_searches_a_world_drawn_from_the_view(moves):
+    state = random_state(GALAXIES, ["ann", "bob"], seed=4, moves=moves)
+    view = GALAXIES.view(state, next_seat(GALAXIES, state))
+    counting = Counting(cgal.SearchModel(), view)
     action = search(counting, view, Rng(1), iterations=25)
     assert counting.worlds == 25
-    assert action in {str(a) for a in game.legal_actions(state, view["viewer"])}
+    assert action in {str(a) for a in GALAXIES.legal_actions(state, view["viewer"])}
 
 
 @pytest.mark.parametrize("game,players,moves", [
@@ -81,23 +82,25 @@ def test_global_warming_strong_steps_off_a_tile_that_may_sink_now():
     state = GW.new_game(["ann", "bob"], seed=8, options={
         "starts": ["S3", "Mn"], "coins": ["S3:value", "M2:suit", "Ca:value"]})
     state = GW.apply(GW.apply(state, "ann", "4"), "bob", "a")
-    action = strong(GW, 1, iterations=60).choose(GW.view(state, "ann"))
+    action = strong(GW, 1).choose(GW.view(state, "ann"))
     after = GW.apply(state, "ann", action)
     x, y = after["data"]["pawns"]["ann"]
     tile = next(code for code, p in after["data"]["tiles"].items() if tuple(p) == (x, y))
     assert tile[1] != "3"
 
 
-def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
-    # Twins that differ in which 3 sinks at the end of this turn; ann stands on the 3 of Suns.
+def test_a_turn_played_out_from_the_true_state_is_caught_by_the_same_check():
+    # Twins that differ in which 3 sinks at the end of this turn; ann stands on the 3 of Suns
+    # at a table of three.
     twins = []
     for first in ("S3", "M3", "C3", "A3"):
-        state = GW.new_game(["ann", "bob"], seed=8, options={
-            "starts": ["S3", "Mn"], "coins": [f"{first}:value", "M2:suit", "Ca:value"]})
+        state = GW.new_game(["ann", "bob", "cat"], seed=8, options={
+            "starts": ["S3", "Mn", "A5"], "coins": [f"{first}:value", "M2:suit", "Ca:value"]})
         twins.append(state)
     assert all(GW.view(t, "ann") == GW.view(twins[0], "ann") for t in twins)
+    every = [{"bob": b, "cat": c} for b in VALUES for c in VALUES]
 
-    class Peeking(cgws.SearchModel):
+    class Peeking(cgws.TurnModel):
         truth = None
 
         def determinise(self, view, rng):
@@ -105,10 +108,10 @@ def test_a_search_fed_the_true_state_is_caught_by_the_same_check():
             self.root = [{self.truth["data"]["line"][0][0]: 1.0}] + gwboard.sink_chances(view)[1:]
             return engine.freeze(dict(engine.thaw(self.truth), rng=rng.next64()))
 
-    def peeking(state):
-        model = Peeking()
+    def gains(state, model):
         model.truth = state
-        return search(model, GW.view(state, "ann"), Rng(2), iterations=60)
-    assert len({peeking(t) for t in twins}) > 1
-    fair = strong(GW, 2, iterations=60)
+        return repr(cgws.FaceChoice(model, GW.view(state, "ann"), Rng(2)).gains("ann", every))
+    assert len({gains(t, Peeking()) for t in twins}) > 1
+    assert len({gains(t, cgws.TurnModel()) for t in twins}) == 1
+    fair = strong(GW, 2)
     assert len({fair.choose(GW.view(t, "ann")) for t in twins}) == 1
