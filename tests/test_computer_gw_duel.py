@@ -29,14 +29,14 @@ def test_the_solver_finds_the_equilibrium_of_known_games():
     assert value == pytest.approx(0.6 * (0.7 / 1.0) + 0.8 * (0.3 / 1.0) - 0.0, abs=0.02)
 
 
-def island(starts, coins, keep):
-    """A two-player game (ann on `starts[0]`, bob on `starts[1]`) with only the tiles of
+def island(starts, coins, keep, players=("ann", "bob")):
+    """A game of `players` (ann on `starts[0]`, bob on `starts[1]`...) with only the tiles of
     `keep` afloat where it puts them, `coins` in the line and the other kept tiles' coins in
     the bag."""
-    state = thaw(GW.new_game(["ann", "bob"], seed=8, options={"starts": starts, "coins": coins}))
+    state = thaw(GW.new_game(list(players), seed=8, options={"starts": starts, "coins": coins}))
     d = state["data"]
     d["tiles"] = keep
-    d["pawns"] = {"ann": keep[starts[0]], "bob": keep[starts[1]]}
+    d["pawns"] = {p: keep[s] for p, s in zip(players, starts)}
     d["sunk"] = [c for c in ALL_TILES if c not in keep]
     in_line = {c.split(":")[0] for c in coins}
     d["bag"] = [[c, "suit"] for c in keep if c not in in_line]

@@ -9,35 +9,22 @@ from computer import global_warming as cgw
 from computer import global_warming_duel as duel
 from computer import global_warming_search as cgws
 from computer.global_warming_board import pawns_of
-from engine import Rng, freeze, thaw
-from engine.global_warming import ALL_TILES
+from engine import Rng
 from engine.piecepack import VALUES
 from tests.test_computer import next_seat, random_state
+from tests.test_computer_gw_duel import island
 
 GW = engine.get_game("global-warming")
 NUMBERS = [f for f in VALUES if f != "n"]
 
 
-def island(players, starts, coins, keep):
-    """A game of `players` standing on `starts`, with only the tiles of `keep` afloat where it
-    puts them, `coins` in the line and the other kept tiles' coins in the bag."""
-    state = thaw(GW.new_game(players, seed=8, options={"starts": starts, "coins": coins}))
-    d = state["data"]
-    d["tiles"] = keep
-    d["pawns"] = {p: keep[s] for p, s in zip(players, starts)}
-    d["sunk"] = [c for c in ALL_TILES if c not in keep]
-    in_line = {c.split(":")[0] for c in coins}
-    d["bag"] = [[c, "suit"] for c in keep if c not in in_line]
-    return freeze(state)
-
-
 def ann_must_leave():
     """ann on the 3 of Suns, the only 3 afloat, under a coin showing "3": it sinks at the end
     of this turn, and her way off is along a corridor. bob and cat stand far off."""
-    return island(["ann", "bob", "cat"], ["S3", "Mn", "A5"], ["S3:value", "M2:suit", "Ca:value"],
+    return island(["S3", "Mn", "A5"], ["S3:value", "M2:suit", "Ca:value"],
                   {"S3": [1, 1], "Sa": [2, 1], "Sn": [1, 2], "S2": [3, 1], "S4": [4, 1],
                    "S5": [5, 1], "Mn": [5, 5], "M2": [1, 5], "Ca": [3, 5], "A5": [5, 3],
-                   "A4": [4, 3]})
+                   "A4": [4, 3]}, players=("ann", "bob", "cat"))
 
 
 def test_null_is_worst_for_a_player_whose_tile_sinks():
