@@ -53,13 +53,23 @@ class BotProcess:
         if self.proc.returncode is None:
             self.proc.send_signal(signal.SIGTERM)
         code = await asyncio.wait_for(self.proc.wait(), 20)
-        await self.reader
+        await asyncio.wait_for(self.reader, 10)
         return code
 
     async def __aexit__(self, *exc):
         if self.proc.returncode is None:
-            self.proc.kill()
-            await self.proc.wait()
+            await self.kill()
+
+    async def kill(self) -> None:
+        """kill -9, and whatever it started that still runs: a worker process that outlives it
+        would hold its output pipe, and waiting for the process would then wait for ever (its
+        workers ending by themselves is `kill_9`'s check, not this one's)."""
+        workers = descendants(self.proc.pid)
+        self.proc.kill()
+        while self.proc.returncode is None:   # (set at its exit, whoever holds the pipe)
+            await asyncio.sleep(0.01)
+        end(workers)
+        await asyncio.wait_for(self.reader, 10)
 
 
 class Shard(BotProcess):
@@ -71,10 +81,6 @@ class Shard(BotProcess):
                          "PIECEPACK_LEASE_SECONDS": str(LEASE), "PIECEPACK_RENDER": "thread",
                          "LOG_LEVEL": "INFO", "PIECEPACK_HEALTH_FILE": f"{db}.{shard}.health"})
         self.shard = shard
-
-    async def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
 
 
 async def up(fake, process: BotProcess) -> None:
@@ -104,12 +110,16 @@ async def kill_9(proc: BotProcess, fake) -> None:
     try:
         await fake.wait_for(lambda: not any(running(pid) for pid in workers), timeout=30)
     finally:
-        for pid in workers:   # (whatever happened, leave nothing running)
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        end(workers)   # (whatever happened, leave nothing running)
     proc.reader.cancel()
+
+
+def end(pids) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 class Instance:

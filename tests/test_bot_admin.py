@@ -194,8 +194,7 @@ async def test_restore_is_refused_while_a_bot_process_has_the_database_open(tmp_
             assert f"Another piecepack-bot process is using the database {db}" in second.stderr
 
             assert bot.proc.returncode is None   # still running, holding the database
-            bot.proc.kill()   # kill -9: the operating system releases the lock
-            await bot.proc.wait()
+            await bot.kill()   # kill -9: the operating system releases the lock
     done = await asyncio.to_thread(run_cli, tmp_path, "restore", str(saved), PIECEPACK_DB=str(db))
     assert done.returncode == 0, done.stderr
     assert [g[1] for g in games_in(db)] == [7]
