@@ -12,7 +12,8 @@ strong: with two pawns afloat (at any table), judges the 36 pairs of faces exact
         equilibrium otherwise (global_warming_duel.py). With three or four afloat
         (global_warming_search.py): the faces it expects of each other player (those best for
         them against faces at random, then those they have shown), and for each of its own
-        faces the turn played out against 36 draws of theirs: every actor takes its best
+        faces the turn played out against every likely combination of theirs, weighed by its
+        chance (on the island's positions, not through the engine): every actor takes its best
         action by `Board` (its own pawn's walks and pushes of another pawn, tile moves beside
         a pawn, from the public sink chances), itself its best against those acting after it;
         each turn is judged in expectation over which tile sinks: who is out, and the chance
@@ -103,7 +104,7 @@ class StrongGlobalWarming(GlobalWarmingPlayer):
     four: each turn played out from its view (global_warming_search.py)."""
 
     level = "strong"
-    samples = 36   # draws of the others' faces each of its own is played out against (measured)
+    samples = 12   # draws behind each other player's expected faces (measured)
 
     def __init__(self, seed: int = 0, samples: int | None = None):
         super().__init__(seed)

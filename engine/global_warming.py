@@ -256,8 +256,12 @@ def _pawn_positions(d: Mapping) -> dict[tuple[int, int], str]:
 
 
 def _tile_moves(d: Mapping) -> Iterator[TileMove]:
-    tiles = _tile_positions(d)
-    pawns = _pawn_positions(d)
+    return tile_moves(_tile_positions(d), _pawn_positions(d))
+
+
+def tile_moves(tiles, pawns) -> Iterator[TileMove]:
+    """The null actor's moves with tiles at the positions `tiles` and pawns at `pawns`: a tile
+    without a pawn to an empty position beside another tile."""
     # empty position -> the tiles it shares an edge with
     touching: dict[tuple[int, int], set] = {}
     for p in tiles:

@@ -61,7 +61,7 @@ def fast(name, level, seed):
     if name == "relativity" and level == "strong":
         return crel.StrongRelativity(seed, nodes=1500)
     if name == "global-warming" and level == "strong":
-        return cgw.StrongGlobalWarming(seed, samples=12)
+        return cgw.StrongGlobalWarming(seed, samples=6)
     if name == "galaxies" and level == "strong":
         return cgal.StrongGalaxies(seed, iterations=40)
     return computer.get_player(name, level, seed)

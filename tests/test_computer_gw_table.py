@@ -29,8 +29,8 @@ def ann_must_leave():
 
 def test_null_is_worst_for_a_player_whose_tile_sinks():
     view = GW.view(ann_must_leave(), "bob")
-    choice = cgws.FaceChoice(cgws.TurnModel(), view, Rng(1))
-    every = [{"bob": b, "cat": c} for b in VALUES for c in VALUES]
+    choice = cgws.FaceChoice(cgws.TurnModel(view), view, Rng(1))
+    every = [(1.0, {"bob": b, "cat": c}) for b in VALUES for c in VALUES]
     gains = dict(zip(VALUES, choice.gains("ann", every)))
     # null cannot take her off her tile; a number can, unless it is cancelled or a tile move
     # cuts her corridor first
@@ -41,10 +41,30 @@ def test_null_is_worst_for_a_player_whose_tile_sinks():
     assert shares[VALUES.index("n")] < max(shares) / 4
 
 
+def test_a_face_another_player_is_sure_to_show_is_one_to_avoid_when_a_tile_sinks():
+    view = GW.view(ann_must_leave(), "ann")
+    choice = cgws.FaceChoice(cgws.TurnModel(view), view, Rng(1))
+    sure = {"bob": [1.0 if f == "4" else 0.0 for f in VALUES],
+            "cat": [1.0 if f == "3" else 0.0 for f in VALUES]}
+    assert cgws.likely_faces(sure) == [(1.0, {"bob": "4", "cat": "3"})]
+    gains = dict(zip(VALUES, choice.gains("ann", cgws.likely_faces(sure))))
+    # showing bob's 4 or cat's 3 cancels it: she stays on the tile that sinks
+    assert gains["4"] < 0.2 and gains["3"] < 0.2 and max(gains.values()) > 0.2
+
+
+def test_the_combinations_of_faces_too_unlikely_to_matter_are_left_out():
+    nearly_sure = [0.99] + [0.002] * 5
+    combos = cgws.likely_faces({"bob": nearly_sure, "cat": nearly_sure, "dan": nearly_sure})
+    # one rare face among three is kept (0.99^2 x 0.002), two are not (0.99 x 0.002^2)
+    assert len(combos) == 1 + 3 * 5
+    assert 0.999 < sum(c for c, _ in combos) < 1.0
+    assert len(cgws.likely_faces({"bob": [1 / 6] * 6, "cat": [1 / 6] * 6, "dan": [1 / 6] * 6})) == 216
+
+
 def test_the_faces_a_player_has_shown_weigh_in():
     view = dict(GW.view(ann_must_leave(), "bob"))
     view["log"] = [{"event": "reveal", "faces": {"ann": "4", "bob": "a", "cat": "2"}}] * 5
-    choice = cgws.FaceChoice(cgws.TurnModel(), view, Rng(1))
+    choice = cgws.FaceChoice(cgws.TurnModel(view), view, Rng(1))
     shares = choice.expected("ann", 12)
     assert max(range(6), key=lambda i: shares[i]) == VALUES.index("4")
     assert shares[VALUES.index("4")] > 0.5
@@ -56,20 +76,67 @@ def test_strong_at_a_table_of_three_shows_a_number_when_its_tile_sinks():
     assert faces <= set(NUMBERS)
 
 
-def test_a_turns_value_is_the_same_in_every_world_drawn_from_the_view():
-    state = random_state(GW, ["ann", "bob", "cat", "dan"], seed=7, moves=2)
-    seat = next_seat(GW, state)
-    view = GW.view(state, seat)
-    assert view["phase"] == "commit"
-    choices = [cgws.FaceChoice(cgws.TurnModel(), view, Rng(k)) for k in range(4)]
-    hidden = {repr((c.base["data"]["line"], c.base["data"]["bag"])) for c in choices}
-    assert len(hidden) > 1, "the worlds drawn must differ in what is hidden"
-    players = list(choices[0].committing)
-    for k in range(12):
-        rng = Rng(100 + k)
-        faces = {p: rng.choice(VALUES) for p in players}
-        for who in players:
-            assert len({round(c.value(faces, who), 12) for c in choices}) == 1
+def test_a_turn_played_out_leaves_the_pawns_and_tiles_where_the_engine_does():
+    """The model plays turns on plain positions, not through the engine: the actions it takes
+    there (each actor's first candidate) leave the island as the engine's rules do."""
+    checked = 0
+    for seed in range(6):
+        state = random_state(GW, ["ann", "bob", "cat", "dan"], seed=seed, moves=4 * (seed % 3))
+        while state["data"]["phase"] != "commit":
+            seat = next_seat(GW, state)
+            state = GW.apply(state, seat, Rng(seed).choice(GW.legal_actions(state, seat)))
+        view = GW.view(state, next_seat(GW, state))
+        model = cgws.TurnModel(view)
+        rng = Rng(seed)
+        for _ in range(8):
+            faces = {p: rng.choice(VALUES) for p in GW.awaited(state)}
+            after = state
+            for p, face in faces.items():
+                after = GW.apply(after, p, face)
+            tiles, pawns = model.tiles, model.pawns
+            for actor, steps in cgws.turns_of(faces):
+                while list(GW.to_act(after)) == [actor]:
+                    options = model.options(tiles, pawns, actor, faces[actor], steps)
+                    text, tiles, pawns, steps = options[0]
+                    after = GW.apply(after, actor, text)
+                    assert island_before_the_sink(after) == (tiles, pawns)
+                    checked += 1
+    assert checked > 50
+
+
+def test_steps_that_no_candidate_uses_are_taken_one_at_a_time_as_the_engine_offers_them():
+    # ann's tile stands alone; bob and cat on a corridor where no push puts them at more risk:
+    # none of ann's candidates uses her two steps, so she takes the engine's first step, twice.
+    state = island(["S3", "Mn", "A5"], ["S3:value", "A5:value"],
+                   {"S3": [1, 1], "Mn": [4, 4], "M2": [4, 3], "Ca": [4, 2], "A5": [4, 1]},
+                   players=("ann", "bob", "cat"))
+    faces = {"ann": "2", "bob": "a", "cat": "a"}
+    model = cgws.TurnModel(GW.view(state, "ann"))
+    after = state
+    for p, face in faces.items():
+        after = GW.apply(after, p, face)
+    tiles, pawns, steps, texts = model.tiles, model.pawns, 2, []
+    while steps:
+        text, tiles, pawns, steps = model.options(tiles, pawns, "ann", "2", steps)[0]
+        texts.append(text)
+        after = GW.apply(after, "ann", text)
+        assert island_before_the_sink(after) == (tiles, pawns)
+    assert texts == ["black down", "black up"] and pawns["bob"] == (4, 4)
+    assert GW.view(after, "ann")["phase"] == "commit"
+
+
+def island_before_the_sink(state):
+    """{position: tile}, {player: position} as this turn's actions left them."""
+    d = state["data"]
+    tiles = {tuple(q): code for code, q in d["tiles"].items()}
+    pawns = {p: tuple(q) for p, q in d["pawns"].items() if q is not None}
+    if d["phase"] == "commit" or GW.outcome(state) is not None:   # the turn is over
+        sink = next(e for e in reversed(state["log"]) if e.get("event") == "sink")
+        tiles[tuple(sink["pos"])] = sink["tile"]
+        for e in state["log"][state["log"].index(sink):]:
+            if e.get("event") == "drowned":
+                pawns[e["player"]] = tuple(sink["pos"])
+    return tiles, pawns
 
 
 def two_pawns_left_of_four():
