@@ -246,7 +246,9 @@ def best_action(view, rng) -> str:
     me = view["viewer"]
     reveal = view["reveal"]
     faces, order = reveal["faces"], list(reveal["order"])
-    later = tuple((p, STEP_COUNT.get(faces[p], 0)) for p in order[order.index(me) + 1:])
+    # (a player who left since the reveal has no pawn and is skipped, as the engine skips them)
+    later = tuple((p, STEP_COUNT.get(faces[p], 0)) for p in order[order.index(me) + 1:]
+                  if p in model.pawns)
     options = model.options(model.tiles, model.pawns, me, faces[me], view["steps_left"] or 0)
     values = [model.play(t, p, ((me, left),) * bool(left) + later, faces, me)
               for _, t, p, left in options]

@@ -125,6 +125,16 @@ def test_steps_that_no_candidate_uses_are_taken_one_at_a_time_as_the_engine_offe
     assert GW.view(after, "ann")["phase"] == "commit"
 
 
+def test_strong_acts_when_a_later_actor_has_left_the_game():
+    state = GW.new_game(["ann", "bob", "cat", "dan"], seed=3)
+    for p, face in {"ann": "5", "bob": "4", "cat": "3", "dan": "2"}.items():
+        state = GW.apply(state, p, face)
+    state = GW.resign(state, "cat")   # due to act third: skipped
+    view = GW.view(state, "ann")
+    action = cgw.StrongGlobalWarming(1).choose(view)
+    assert GW.to_act(GW.apply(state, "ann", action)) == ("bob",)
+
+
 def island_before_the_sink(state):
     """{position: tile}, {player: position} as this turn's actions left them."""
     d = state["data"]
