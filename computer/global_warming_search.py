@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from engine.global_warming import ACTION_ORDER, DIRECTIONS, STEP_COUNT, tile_moves
+from engine.global_warming import DIRECTIONS, STEP_COUNT, acting_order, pawn_steps, tile_moves
 from engine.piecepack import VALUES
 
 from . import global_warming_board as gw
@@ -89,17 +89,13 @@ class TurnModel:
     def _any_step(self, board: Board, steps: int):
         """The first single step any pawn can make, in the engine's order, when no candidate
         uses the steps (the engine offers it first; the actor then has a step fewer left)."""
-        taken = set(board.pawns.values())
-        for player in self.players:
-            pos = board.pawns.get(player)
-            if pos is None:
-                continue
-            for direction, (dx, dy) in DIRECTIONS.items():
-                q = (pos[0] + dx, pos[1] + dy)
-                if q in board.tiles and q not in taken:
-                    return [(f"{self.colours[player]} {direction}", board.tiles,
-                             dict(board.pawns, **{player: q}), steps - 1)]
-        return []
+        step = next(pawn_steps(board.tiles, board.pawns, self.colours), None)
+        if step is None:
+            return []
+        player = next(p for p, c in self.colours.items() if c == step.colour)
+        (x, y), (dx, dy) = board.pawns[player], DIRECTIONS[step.direction]
+        moved = dict(board.pawns, **{player: (x + dx, y + dy)})
+        return [(str(step), board.tiles, moved, steps - 1)]
 
     @staticmethod
     def _own_walks(board, player, steps):
@@ -164,14 +160,8 @@ class TurnModel:
 
 
 def turns_of(faces) -> tuple[tuple[str, int], ...]:
-    """(actor, steps) in the order they act: equal faces cancel, the others act null first,
-    then 5 down to ace."""
-    counts = {}
-    for f in faces.values():
-        counts[f] = counts.get(f, 0) + 1
-    order = sorted((p for p, f in faces.items() if counts[f] == 1),
-                   key=lambda p: ACTION_ORDER.index(faces[p]))
-    return tuple((p, STEP_COUNT.get(faces[p], 0)) for p in order)
+    """(actor, steps) in the order they act (the engine's `acting_order`)."""
+    return tuple((p, STEP_COUNT.get(faces[p], 0)) for p in acting_order(faces))
 
 
 # --------------------------------------------------------------------------- a turn played out

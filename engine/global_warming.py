@@ -278,16 +278,28 @@ def tile_moves(tiles, pawns) -> Iterator[TileMove]:
 
 def _pawn_steps(d: Mapping, pawns: Mapping | None = None) -> Iterator[Step]:
     """The possible steps, with the pawns where they are (or at `pawns`: {player: (x, y)})."""
-    tiles = _tile_positions(d)
-    where = d["pawns"] if pawns is None else pawns
-    taken = {tuple(p) for p in where.values() if p is not None}
-    for player, p in where.items():
+    return pawn_steps(_tile_positions(d), d["pawns"] if pawns is None else pawns, d["colours"])
+
+
+def pawn_steps(tiles, pawns: Mapping, colours: Mapping) -> Iterator[Step]:
+    """The single steps possible with tiles at the positions `tiles` and the pawns at `pawns`
+    ({player: (x, y), or None}): a pawn onto a free tile beside it, in the order of `pawns`."""
+    taken = {tuple(p) for p in pawns.values() if p is not None}
+    for player, p in pawns.items():
         if p is None:
             continue
         for direction, (dx, dy) in DIRECTIONS.items():
             q = (p[0] + dx, p[1] + dy)
             if q in tiles and q not in taken:
-                yield Step(d["colours"][player], direction)
+                yield Step(colours[player], direction)
+
+
+def acting_order(faces: Mapping[str, str]) -> list[str]:
+    """Who acts, in order, with these faces shown ({player: face}): equal faces cancel, the
+    others act null first, then 5 down to ace."""
+    counts = Counter(faces.values())
+    return sorted((p for p in faces if counts[faces[p]] == 1),
+                  key=lambda p: ACTION_ORDER.index(faces[p]))
 
 
 def _step_error(d: Mapping, pawns: dict, step: Step) -> str | None:
@@ -592,10 +604,8 @@ class GlobalWarming(Game):
         d = s["data"]
         active = self._active(s)
         faces = {p: d["commits"][p] for p in active if p in d["commits"]}
-        counts = Counter(faces.values())
-        cancelled = [p for p in faces if counts[faces[p]] > 1]
-        order = sorted((p for p in faces if counts[faces[p]] == 1),
-                       key=lambda p: ACTION_ORDER.index(faces[p]))
+        order = acting_order(faces)
+        cancelled = [p for p in faces if p not in order]
         timed_out = [p for p in active if p in d["timed_out"]]
         d["reveal"] = {"turn": d["turn"], "faces": faces, "cancelled": cancelled,
                        "order": order, "timed_out": timed_out}
