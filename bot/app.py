@@ -4,11 +4,13 @@ and the background task that fires timers and delivers the outbox (bot.work)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hashlib
 import json
 import logging
 import os
+import tempfile
 import time
 from typing import Callable
 
@@ -43,11 +45,20 @@ DB_PING_TIMEOUT = 10.0
 
 
 def write_health(path: str, status: dict) -> None:
-    """Replace the health file in one step, so `piecepack-bot health` never reads half of it."""
-    partial = f"{path}.partial"
-    with open(partial, "w", encoding="utf-8") as f:
-        json.dump(status, f)
-    os.replace(partial, path)
+    """Replace the health file in one step, so `piecepack-bot health` never reads half of it.
+    Each write has a partial file of its own: two writers at once (the heartbeat and the last
+    word at shutdown, or another process) must not rename each other's file away."""
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, partial = tempfile.mkstemp(prefix=f"{name}.", suffix=".partial", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(status, f)
+        os.chmod(partial, 0o644)   # mkstemp makes it 0600; the health file is for any reader
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
 
 
 def health_problem(status: dict | None, now: float) -> str | None:

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -357,6 +359,24 @@ async def test_the_heartbeat_reports_the_gateway_and_the_database(tmp_path):
     await store.db.close()   # the database is lost under the bot
     status = await bot.health_status()
     assert status["database"] != "ok" and "database" in health_problem(status, time.time())
+
+
+def test_health_file_writers_at_once_never_rename_each_others_file(tmp_path):
+    """The bot's heartbeat and another writer (its last word at shutdown, a second process) may
+    write the health file at the same moment: each write lands whole, none fails."""
+    health = tmp_path / "piecepack.sqlite3.health"
+    start = threading.Barrier(4)
+
+    def writer(n: int) -> None:
+        start.wait()
+        for i in range(300):
+            write_health(str(health), {"at": time.time(), "writer": n, "i": i})
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(writer, n) for n in range(4)]:
+            done.result()   # raises if any write failed
+    assert json.loads(health.read_text())["i"] == 299
+    assert leftovers(tmp_path) == []
 
 
 def test_health_command_exit_codes(tmp_path):
