@@ -134,10 +134,12 @@ def play_deal(name: str, n: int, hero: tuple, other: tuple, seed: int):
     return games, times
 
 
-def verdict(share: float, low: float, high: float, target: float, above: bool = True) -> str:
-    """Whether the 95% interval [low, high] around `share` shows the target met (at or above
+def verdict(hits: int, n: int, target: float, above: bool = True) -> str:
+    """Whether the 95% interval around the share `hits`/`n` shows the target met (at or above
     it, or below it when `above` is false): "ok"; "not shown by the interval" when the share
     meets it and the interval does not (more games would tell); otherwise a miss."""
+    share = hits / n if n else 0.0
+    low, high = wilson(hits, n)
     met, point = (low >= target, share >= target) if above else (high < target, share < target)
     if met:
         return "ok"
@@ -152,12 +154,12 @@ def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, targe
     whether the interval shows the target met."""
     started = time.perf_counter()
     seeds = range(first, first + deals)
-    args = ([name] * deals, [n] * deals, [hero] * deals, [other] * deals, seeds)
+    deal = partial(play_deal, name, n, hero, other)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            done = list(pool.map(play_deal, *args))
+            done = list(pool.map(deal, seeds))
     else:
-        done = list(map(play_deal, *args))
+        done = list(map(deal, seeds))
     results = [game for games, _ in done for game in games]
     for _, deal_times in done:
         for label, values in deal_times.items():
@@ -171,7 +173,7 @@ def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, targe
     decisive = wins + losses
     low, high = wilson(wins, decisive)
     share = wins / decisive if decisive else 0.0
-    said = "ok" if target is None else verdict(share, low, high, target)
+    said = "ok" if target is None else verdict(wins, decisive, target)
     ok = said == "ok"
     line = (f"  {hero[0]} vs {other[0]:<9} {wins:>4} wins {losses:>4} losses {draws:>4} draws of "
             f"{games:<4} {100 * share:5.1f}% of decisive  95% CI [{100 * low:5.1f}, {100 * high:5.1f}]")
@@ -179,7 +181,7 @@ def match(name: str, n: int, hero: tuple, other: tuple, deals: int, times, targe
         line += f"  target >= {100 * target:.0f}% {said}"
     if stall:
         s_low, s_high = wilson(stalled, games)
-        s_said = verdict(stalled / games, s_low, s_high, 0.10, above=False)
+        s_said = verdict(stalled, games, 0.10, above=False)
         line += (f"\n    games with {STALL_PLIES} plies in a row without a trophy: {stalled}/{games}"
                  f" ({100 * stalled / games:.1f}%, 95% CI [{100 * s_low:.1f}, {100 * s_high:.1f}])"
                  f"  target < 10% {s_said}"
