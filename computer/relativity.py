@@ -40,7 +40,7 @@ from typing import Mapping
 import engine
 from engine import Rng, freeze, thaw
 from engine.piecepack import VALUES, value_name
-from engine.relativity import CELLS, coins_to_layout, deal
+from engine.relativity import CELLS, OTHER_ROLE, coins_to_layout, deal
 
 from .base import ComputerPlayer
 from .relativity_eval import DEFAULT_WEIGHTS, TROPHY, WIN, Position, chances
@@ -374,7 +374,7 @@ class StrongRelativity(RelativityPlayer):
         try:
             if pos.counts[me] > before:
                 return True
-            mine = "time" if pos.role == "space" else "space"
+            mine = OTHER_ROLE[pos.role]
             if not pos.threats(mine):
                 return False
             for reply in pos.finishing(pos.role):

@@ -9,7 +9,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from engine.piecepack import VALUES
-from engine.relativity import CELLS, ORTHOGONAL, ROUND_TROPHIES, ROWS, SPACE_PARTNERS, WINNING_TROPHIES
+from engine.relativity import (CELLS, ORTHOGONAL, OTHER_ROLE, ROUND_TROPHIES, ROWS, SPACE_PARTNERS,
+                               WINNING_TROPHIES)
 
 NEXT = {v: VALUES[(i + 1) % 6] for i, v in enumerate(VALUES)}
 PREV = {v: VALUES[(i - 1) % 6] for i, v in enumerate(VALUES)}
@@ -141,7 +142,7 @@ class Position:
             self.masks[va] ^= both
             self.masks[vb] ^= both
         self.last = move
-        self.role = "time" if self.role == "space" else "space"
+        self.role = OTHER_ROLE[self.role]
         took = []
         for value in (va, vb) if va != vb else (va,):
             if not self.claimed[value] and self.masks[value] in MOLECULE_MASKS:
@@ -226,7 +227,7 @@ class Position:
     def unstoppable(self) -> bool:
         """Whether every swap of the player to move leaves the other role a molecule to
         complete at once (the mover having none of its own to take first)."""
-        other = "time" if self.role == "space" else "space"
+        other = OTHER_ROLE[self.role]
         for move in self.moves():
             token = self.play(move)
             held = self.winner is None and bool(self.threats(other))
@@ -341,7 +342,7 @@ def evaluate(pos: Position, weights, root: int) -> float:
         return WIN if pos.winner == me else -WIN
     gain = weights["their_gain"]
     mine_k, theirs_k = (1.0, gain) if me == root else (gain, 1.0)
-    other_role = "time" if pos.role == "space" else "space"
+    other_role = OTHER_ROLE[pos.role]
     score = TROPHY * (mine_k * pos.counts[me] - theirs_k * pos.counts[1 - me])
     mine = pos.threats(pos.role)
     if mine:

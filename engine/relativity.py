@@ -23,6 +23,7 @@ CENTRE = tuple(CELL_INDEX[c] for c in ("c2", "d2", "c3", "d3"))
 ROUNDS = ("night", "day")
 ROUND_SUIT = {"night": "Moons", "day": "Suns"}
 ROLE_NAME = {"space": "Space", "time": "Time"}
+OTHER_ROLE = {"space": "time", "time": "space"}
 ROUND_TROPHIES = 5   # the round (Night) or the game (Day) ends once this many are won in it
 WINNING_TROPHIES = 6  # the game ends as soon as one player holds this many
 
@@ -366,7 +367,7 @@ class Relativity(Game):
         coins[a], coins[b] = coins[b], coins[a]
         data["coins"] = "".join(coins)
         data["last_swap"] = [first, second]
-        data["turn"] = "time" if role == "space" else "space"
+        data["turn"] = OTHER_ROLE[role]
         self._claim_molecules(s, player)
         self._end_round_or_game(s)
 
@@ -464,8 +465,7 @@ class Relativity(Game):
             "layout": coins_to_layout(data["coins"]),
             "last_swap": list(data["last_swap"]) if data["last_swap"] else None,
             # The swap was made by the role that is not to move now.
-            "last_swap_role": (("time" if data["turn"] == "space" else "space")
-                               if data["last_swap"] else None),
+            "last_swap_role": OTHER_ROLE[data["turn"]] if data["last_swap"] else None,
             # In the order of the values, not of the state's keys (a stored state has them
             # sorted): a board drawn live and its replay hold the trophies alike.
             "trophies": {r: {v: data["trophies"][r][v] for v in VALUES} for r in ROUNDS},

@@ -10,6 +10,7 @@ import engine
 from computer import relativity as crel
 from computer.relativity_eval import TIME_SHARE, Position, chances
 from computer.relativity_threats import ThreatSearch
+from engine.relativity import OTHER_ROLE
 
 RELATIVITY = engine.get_game("relativity")
 
@@ -335,7 +336,7 @@ def test_unstoppable_is_a_threat_that_no_reply_stops():
             if RELATIVITY.outcome(state) is not None or min(seen.values()) >= 3:
                 break
             pos = Position(state)
-            other = "time" if pos.role == "space" else "space"
+            other = OTHER_ROLE[pos.role]
             if not pos.threats(pos.role) and len(pos.threats(other)) >= 2 \
                     and seen[pos.unstoppable()] < 3:
                 assert pos.unstoppable() == loses_a_trophy_whatever_it_plays(state)
@@ -361,7 +362,7 @@ def preventions(state, action) -> int:
     (a molecule of its own one swap away, none of the opponent's)."""
     pos = Position(state)
     mine = pos.role
-    theirs = "time" if mine == "space" else "space"
+    theirs = OTHER_ROLE[mine]
 
     def can_threaten():
         for move in pos.moves():

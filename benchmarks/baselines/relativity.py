@@ -14,6 +14,7 @@ import hashlib
 
 from computer.relativity import Position, determinise, notation
 from engine import Rng
+from engine.relativity import OTHER_ROLE
 
 
 class TwoPly:
@@ -60,7 +61,7 @@ class TwoPly:
             return score
         if pos.threats(pos.role):
             return score + 60
-        other = "time" if pos.role == "space" else "space"
+        other = OTHER_ROLE[pos.role]
         return score - 40 if pos.threats(other) else score
 
 
