@@ -183,11 +183,7 @@ class Board:
 
     @staticmethod
     def free_neighbours(pos, tiles, occupied) -> int:
-        return sum(1 for _ in Board._free_around(pos, tiles, occupied))
-
-    @staticmethod
-    def _free_around(pos, tiles, occupied):
-        return (q for q in around(pos) if q in tiles and q not in occupied)
+        return sum(1 for q in around(pos) if q in tiles and q not in occupied)
 
     def risk(self, pos) -> float:
         code = self.tiles[pos]
@@ -198,18 +194,19 @@ class Board:
         pawns = self.pawns if pawns is None else pawns
         tiles = self.tiles if tiles is None else tiles
         occupied = set(pawns.values())
+        chance_now, chance_next, chance_third = self.now, self.next, self.third
         total = 0.0
         for player, pos in pawns.items():
             code = tiles[pos]
-            now = self.now.get(code, 0.0)
-            later = self.next.get(code, 0.0) + 0.4 * self.third.get(code, 0.0)
-            exits = self.free_neighbours(pos, tiles, occupied)
+            now = chance_now.get(code, 0.0)
+            later = chance_next.get(code, 0.0) + 0.4 * chance_third.get(code, 0.0)
+            free = [q for q in around(pos) if q in tiles and q not in occupied]
+            exits = len(free)
             trapped = 1.0 if exits == 0 else 0.0
             if player == me:
                 total -= 100 * now + (30 + 30 * trapped) * later + 3 * trapped - 1.0 * min(exits, 3)
                 # A later actor could push my pawn onto a neighbouring tile that may sink.
-                total -= 10 * sum(self.now.get(tiles[q], 0.0) for q in self._free_around(
-                    pos, tiles, occupied))
+                total -= 10 * sum([chance_now.get(tiles[q], 0.0) for q in free])
             else:
                 total += 30 * now + (5 + 10 * trapped) * later + 1 * trapped - 0.3 * min(exits, 3)
         return total
@@ -218,30 +215,65 @@ class Board:
 def placements(board: Board, movers, steps: int, cap: int = 4000):
     """{final pawn placement: steps taking there} reachable by exactly `steps` single steps of
     the pawns in `movers` (fewer only when no pawn at all can step any more)."""
+    if len(movers) == 1:
+        return _walks(board, movers[0], steps, cap)
+    return _moves_together(board, movers, steps, cap)
+
+
+def _moves_together(board: Board, movers, steps: int, cap: int):
     start = tuple(board.pawns[p] for p in movers)
     fixed = {q for p, q in board.pawns.items() if p not in movers}
     tiles = board.tiles
+    texts = [_step_texts(board.colours[p]) for p in movers]
     frontier = {start: ()}
     finals = {}
     for _ in range(steps):
         following = {}
         for config, path in frontier.items():
-            occupied = fixed | set(config)
+            occupied = fixed.union(config)
             moved = False
-            for i, player in enumerate(movers):
-                x, y = config[i]
-                for direction, (dx, dy) in DIRECTIONS.items():
-                    q = (x + dx, y + dy)
+            for i, pos in enumerate(config):
+                for q, text in zip(around(pos), texts[i]):
                     if q in tiles and q not in occupied:
                         moved = True
                         new = config[:i] + (q,) + config[i + 1:]
                         if new not in following and len(following) < cap:
-                            following[new] = path + (f"{board.colours[player]} {direction}",)
+                            following[new] = path + (text,)
             if not moved and not _any_step(tiles, occupied):
                 finals.setdefault(config, path)  # stuck everywhere: the other steps are lost
         frontier = following
     finals.update({c: p for c, p in frontier.items() if c not in finals})
-    return {config: path for config, path in finals.items()}
+    return finals
+
+
+def _walks(board: Board, player, steps: int, cap: int):
+    """`placements` of one pawn: the same, in the same order, without the general case's
+    tuples of movers (most of the searches' calls move one pawn)."""
+    fixed = {q for p, q in board.pawns.items() if p != player}
+    tiles = board.tiles
+    texts = _step_texts(board.colours[player])
+    frontier = {(board.pawns[player],): ()}
+    finals = {}
+    for _ in range(steps):
+        following = {}
+        for config, path in frontier.items():
+            moved = False
+            for q, text in zip(around(config[0]), texts):
+                if q in tiles and q not in fixed:   # (never its own place: q is beside it)
+                    moved = True
+                    if (q,) not in following and len(following) < cap:
+                        following[(q,)] = path + (text,)
+            if not moved and not _any_step(tiles, fixed | {config[0]}):
+                finals.setdefault(config, path)  # stuck everywhere: the other steps are lost
+        frontier = following
+    finals.update({c: p for c, p in frontier.items() if c not in finals})
+    return finals
+
+
+@functools.cache
+def _step_texts(colour: str) -> tuple[str, ...]:
+    """A pawn's step texts, in the engine's order of directions (the order `around` gives)."""
+    return tuple(f"{colour} {direction}" for direction in DIRECTIONS)
 
 
 def _any_step(tiles, occupied) -> bool:

@@ -65,9 +65,9 @@ class TurnModel:
                     tiles[move.dst] = tiles.pop(move.src)
                     scored[str(move)] = (board.score(player, tiles=tiles), tiles, board.pawns)
         else:
-            for own, pawns, path in self._own_walks(board, player, steps):
+            for own, pawns, path, score in self._own_walks(board, player, steps):
                 if path and own == steps:   # fewer steps would only defer the rest
-                    scored[", ".join(path)] = (board.score(player, pawns), board.tiles, pawns)
+                    scored[", ".join(path)] = (score, board.tiles, pawns)
                 if own == steps:
                     continue
                 # The steps left push one other pawn (after its own walk, so the text is legal).
@@ -99,14 +99,15 @@ class TurnModel:
 
     @staticmethod
     def _own_walks(board, player, steps):
-        """(steps used, pawns after, path) for the own pawn's walks of 0..steps steps: for
-        each count the two best by the own pawn's safety (all of them at the full count)."""
+        """(steps used, pawns after, path, its score) for the own pawn's walks of 0..steps
+        steps: for each count the two best by the own pawn's safety (all of them at the full
+        count)."""
         for used in range(steps, -1, -1):
             found = placements(board, (player,), used) if used else {(board.pawns[player],): ()}
             walks = sorted((board.score(player, dict(board.pawns, **{player: pos})), path, pos)
                            for (pos,), path in found.items() if path or not used)
-            for _, path, pos in (walks if used == steps else walks[-2:]):
-                yield used, dict(board.pawns, **{player: pos}), path
+            for score, path, pos in (walks if used == steps else walks[-2:]):
+                yield used, dict(board.pawns, **{player: pos}), path, score
 
     def play(self, tiles: Tiles, pawns: Pawns, turns, faces, me) -> float:
         """The seat's value of the rest of the turn, `turns` ((actor, steps left) in order)
