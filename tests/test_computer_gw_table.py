@@ -77,15 +77,21 @@ def test_strong_at_a_table_of_three_shows_a_number_when_its_tile_sinks():
     assert faces <= set(NUMBERS)
 
 
+def at_a_commit(seed: int, moves: int):
+    """A four-player game after `moves` random moves, played on to the next commit phase."""
+    state = random_state(GW, ["ann", "bob", "cat", "dan"], seed=seed, moves=moves)
+    while state["data"]["phase"] != "commit":
+        seat = next_seat(GW, state)
+        state = GW.apply(state, seat, Rng(seed).choice(GW.legal_actions(state, seat)))
+    return state
+
+
 def test_a_turn_played_out_leaves_the_pawns_and_tiles_where_the_engine_does():
     """The model plays turns on plain positions, not through the engine: the actions it takes
     there (each actor's first candidate) leave the island as the engine's rules do."""
     checked = 0
     for seed in range(6):
-        state = random_state(GW, ["ann", "bob", "cat", "dan"], seed=seed, moves=4 * (seed % 3))
-        while state["data"]["phase"] != "commit":
-            seat = next_seat(GW, state)
-            state = GW.apply(state, seat, Rng(seed).choice(GW.legal_actions(state, seat)))
+        state = at_a_commit(seed, moves=4 * (seed % 3))
         view = GW.view(state, next_seat(GW, state))
         model = cgws.TurnModel(view)
         rng = Rng(seed)
@@ -183,10 +189,7 @@ def test_one_pawns_walks_are_those_the_engine_allows_in_the_same_order():
     walks, in the same order, as the general case of several pawns moving together."""
     checked = 0
     for seed in range(8):
-        state = random_state(GW, ["ann", "bob", "cat", "dan"], seed=seed, moves=4 * (seed % 4))
-        while state["data"]["phase"] != "commit":
-            seat = next_seat(GW, state)
-            state = GW.apply(state, seat, Rng(seed).choice(GW.legal_actions(state, seat)))
+        state = at_a_commit(seed, moves=4 * (seed % 4))
         faces = dict(zip(GW.awaited(state), ["5", "4", "3", "2"]))
         for p, face in faces.items():
             state = GW.apply(state, p, face)
