@@ -215,12 +215,6 @@ class Board:
 def placements(board: Board, movers, steps: int, cap: int = 4000):
     """{final pawn placement: steps taking there} reachable by exactly `steps` single steps of
     the pawns in `movers` (fewer only when no pawn at all can step any more)."""
-    if len(movers) == 1:
-        return _walks(board, movers[0], steps, cap)
-    return _moves_together(board, movers, steps, cap)
-
-
-def _moves_together(board: Board, movers, steps: int, cap: int):
     start = tuple(board.pawns[p] for p in movers)
     fixed = {q for p, q in board.pawns.items() if p not in movers}
     tiles = board.tiles
@@ -230,40 +224,15 @@ def _moves_together(board: Board, movers, steps: int, cap: int):
     for _ in range(steps):
         following = {}
         for config, path in frontier.items():
-            occupied = fixed.union(config)
             moved = False
             for i, pos in enumerate(config):
                 for q, text in zip(around(pos), texts[i]):
-                    if q in tiles and q not in occupied:
+                    if q in tiles and q not in fixed and q not in config:
                         moved = True
                         new = config[:i] + (q,) + config[i + 1:]
                         if new not in following and len(following) < cap:
                             following[new] = path + (text,)
-            if not moved and not _any_step(tiles, occupied):
-                finals.setdefault(config, path)  # stuck everywhere: the other steps are lost
-        frontier = following
-    finals.update({c: p for c, p in frontier.items() if c not in finals})
-    return finals
-
-
-def _walks(board: Board, player, steps: int, cap: int):
-    """`placements` of one pawn: the same, in the same order, without the general case's
-    tuples of movers (most of the searches' calls move one pawn)."""
-    fixed = {q for p, q in board.pawns.items() if p != player}
-    tiles = board.tiles
-    texts = _step_texts(board.colours[player])
-    frontier = {(board.pawns[player],): ()}
-    finals = {}
-    for _ in range(steps):
-        following = {}
-        for config, path in frontier.items():
-            moved = False
-            for q, text in zip(around(config[0]), texts):
-                if q in tiles and q not in fixed:   # (never its own place: q is beside it)
-                    moved = True
-                    if (q,) not in following and len(following) < cap:
-                        following[(q,)] = path + (text,)
-            if not moved and not _any_step(tiles, fixed | {config[0]}):
+            if not moved and not _any_step(tiles, fixed.union(config)):
                 finals.setdefault(config, path)  # stuck everywhere: the other steps are lost
         frontier = following
     finals.update({c: p for c, p in frontier.items() if c not in finals})
