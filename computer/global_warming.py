@@ -3,8 +3,10 @@
 read only the view; where they need a full state (to simulate a turn through the engine), a
 determinisation samples the hidden part consistently with what the view shows.
 
-easy:   any die face, except that when its tile may sink this turn it usually picks a number;
-        with steps, walks its own pawn to the tile least likely to sink (never pushes);
+easy:   one move ahead, never guessing the others' faces: four times in five a face that
+        would take its own pawn to the best place it sees if nobody else moved, acting late
+        when a push could hurt it (any face otherwise); with steps, its own pawn to the best
+        place it can reach, pushing one other pawn toward danger on the way where it can;
         with null, passes.
 strong: with two pawns afloat (at any table), judges the 36 pairs of faces exactly (where they
         leave the pawns by the next turn's game, global_warming_ahead.py), then plays the best
@@ -22,12 +24,12 @@ strong: with two pawns afloat (at any table), judges the 36 pairs of faces exact
 
 from __future__ import annotations
 
-from engine import Rng
+from engine.global_warming import ACTION_ORDER, STEP_COUNT
 from engine.piecepack import VALUES
 
 from . import global_warming_draws as draws
 from .base import ComputerPlayer
-from .global_warming_board import Board, legal_texts, determinise, pawns_of, placements
+from .global_warming_board import Board, around, legal_texts, determinise, pawns_of, placements
 from .global_warming_duel import decide as duel_decide
 from .global_warming_search import best_action, best_face
 
@@ -38,65 +40,85 @@ from .global_warming_search import best_action, best_face
 class GlobalWarmingPlayer(ComputerPlayer):
     game_name = "global-warming"
 
-    def decide(self, view, rng):
-        seat = view["viewer"]
-        if view["phase"] == "commit":
-            return self.commit(view, rng)
-        state = determinise(view, rng)
-        legal = legal_texts(state, seat)
-        # What the seat may do never depends on what it cannot see.
-        assert legal == legal_texts(determinise(view, Rng(rng.next64())), seat)
-        board = Board.from_view(view)
-        face = view["reveal"]["faces"][seat]
-        if face == "n":
-            return self.tile_move(board, seat, legal, rng)
-        text = self.steps(board, seat, view["steps_left"], rng)
-        if text is None:
-            text = rng.choice(legal)
-        return text
-
-    def commit(self, view, rng) -> str:
-        raise NotImplementedError
-
-    def tile_move(self, board, seat, legal, rng) -> str:
-        raise NotImplementedError
-
-    def steps(self, board, seat, count, rng) -> str | None:
-        raise NotImplementedError
-
     def answer_draw(self, view):
         """By its chance to outlast the others against a fair share (global_warming_draws):
         easy reads it off the tiles now, strong plays the next turns out."""
         chance = None if self.level == "easy" else \
-            draws.playout_chance(view, self.rng_for(view), draws.PLAYOUTS, EasyGlobalWarming(0))
+            draws.playout_chance(view, self.rng_for(view), draws.PLAYOUTS, EasyGlobalWarming(0, pushes=False))
         return draws.answer(view, chance)
 
 
 class EasyGlobalWarming(GlobalWarmingPlayer):
+    """One move ahead, by `Board`'s judgement of where the pawns stand, never guessing the
+    others' faces; four faces in five chosen so, the fifth any face at all."""
+
     level = "easy"
+    careless = 5   # one face in so many is any face at all: a chance left for its opponents
+    pushed = 60    # how much it fears a later actor pushing it onto the riskiest tile beside it
 
-    def commit(self, view, rng):
-        """When its tile may sink this turn it usually picks a number, to walk away; otherwise
-        any face. It never thinks about what the others pick."""
-        board = Board.from_view(view)
-        pos = board.pawns.get(view["viewer"])
-        if pos is not None and board.now.get(board.tiles[pos], 0.0) > 0 and rng.below(4):
-            return rng.choice(VALUES[1:])
-        return rng.choice(VALUES)
+    def __init__(self, seed: int = 0, pushes: bool = True):
+        super().__init__(seed)
+        self.pushes = pushes   # (strong's look at a draw offer plays everyone without them)
 
-    def tile_move(self, board, seat, legal, rng):
-        return "pass"
+    def decide(self, view, rng):
+        if view["phase"] == "commit":
+            return self.face(Board.from_view(view), view["viewer"], rng)
+        text = self.act(view, rng)
+        if text is None:   # (what the seat may do never depends on what it cannot see)
+            text = rng.choice(legal_texts(determinise(view, rng), view["viewer"]))
+        return text
 
-    def steps(self, board, seat, count, rng):
-        """Its own pawn to the reachable tile least likely to sink this turn, then next turn;
-        it never pushes another pawn."""
-        best, risk = None, None
-        for config, path in rng.shuffled(sorted(placements(board, (seat,), count).items())):
-            code = board.tiles[config[0]]
-            chance = (board.now.get(code, 0.0), board.next.get(code, 0.0))
-            if path and (risk is None or chance < risk):
-                best, risk = path, chance
-        return ", ".join(best) if best else None
+    def face(self, board, seat, rng) -> str:
+        """For each face, the best place its own pawn could reach with it if nobody else moved
+        (null: it stays), less the fear of a push onto a risky tile beside it by someone
+        acting after that face; any face among the best."""
+        if seat not in board.pawns or not rng.below(self.careless):
+            return rng.choice(VALUES)
+        others = len(board.pawns) - 1
+        values = []
+        for face in VALUES:
+            later = len(ACTION_ORDER) - 1 - ACTION_ORDER.index(face)
+            fear = 1 - (1 - later / len(VALUES)) ** others   # someone acts after this face
+            stay = self.judge(board, seat, board.pawns, fear)
+            values.append(stay if face == "n" else max(
+                (value for _, value in self.walks(board, seat, STEP_COUNT[face], fear)), default=stay))
+        best = max(values)
+        return rng.choice([face for face, value in zip(VALUES, values) if value >= best - 0.5])
+
+    def act(self, view, rng) -> str | None:
+        """Once the faces are shown: with null it passes, with steps see `steps`. None when
+        no pawn it would move can step."""
+        seat = view["viewer"]
+        if view["reveal"]["faces"][seat] == "n":
+            return "pass"
+        order = view["reveal"]["order"]
+        later = seat in order and order.index(seat) < len(order) - 1
+        return self.steps(Board.from_view(view), seat, view["steps_left"], rng, later)
+
+    def steps(self, board, seat, count, rng, later: bool) -> str | None:
+        """The best placement it can reach, its own pawn moved and perhaps one other pushed
+        along (`later`: someone acts after it this turn, and could push it)."""
+        movers = [(seat,)] + [(seat, p) for p in sorted(board.pawns) if p != seat and self.pushes]
+        fear = 1.0 if later else 0.0
+        walks = [walk for who in movers for walk in self.walks(board, seat, count, fear, who)]
+        if not walks:
+            return None
+        best = max(value for _, value in walks)
+        return ", ".join(rng.choice([path for path, value in walks if value == best]))
+
+    def walks(self, board, seat, count, fear, movers=None) -> list[tuple[tuple[str, ...], float]]:
+        """(steps, value) of each placement of `movers` (its own pawn alone by default)
+        reachable by `count` steps."""
+        movers = movers or (seat,)
+        return [(path, self.judge(board, seat, dict(board.pawns, **dict(zip(movers, config))), fear))
+                for config, path in sorted(placements(board, movers, count).items()) if path]
+
+    def judge(self, board, seat, pawns, fear) -> float:
+        """`Board`'s score of the placement for the seat, less `fear` (the chance of a later
+        actor) times the chance that the riskiest free tile beside its pawn sinks this turn."""
+        beside = [board.now.get(board.tiles[q], 0.0) for q in around(pawns[seat])
+                  if q in board.tiles and q not in pawns.values()]
+        return board.score(seat, pawns) - self.pushed * fear * max(beside, default=0.0)
 
 
 class StrongGlobalWarming(GlobalWarmingPlayer):

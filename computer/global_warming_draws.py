@@ -6,7 +6,9 @@ a draw is worth more than playing on, and it accepts. An even game it plays on: 
 in Global Warming (a tile sinks every turn), so a draw offered at the start would only let a
 person end any game against it at once. easy reads the chance off
 the tiles under the pawns now; strong plays this turn and the next out in worlds drawn from
-its view, everyone playing as the easy player does, and reads it off the tiles there.
+its view, everyone playing as the easy player does but without pushing anyone (pushes made
+32 playouts too unsteady to tell an even game from a lost one), and reads it off the tiles
+there.
 The reasons it gives speak only of what every player sees: the tiles and the line's coins.
 """
 
@@ -19,7 +21,7 @@ from .global_warming_board import GAME, Board, determinise
 EVEN = 0.05     # a chance within 5 points of a fair share counts as even (the strong look's
                 # estimate varies by about 2 points from one seed to another)
 TURNS = 2       # the strong look: this turn and the next
-PLAYOUTS = 32   # ... played out so many times (0.1-0.25 s)
+PLAYOUTS = 32   # ... played out so many times (0.1-0.3 s)
 
 
 def standing(board: Board) -> dict[str, float]:
@@ -35,9 +37,9 @@ def standing(board: Board) -> dict[str, float]:
 
 def playout_chance(view, rng: Rng, playouts: int, policy, turns: int = TURNS) -> float:
     """The viewer's chance to be the last survivor: the next `turns` turns played out in
-    worlds drawn from the view (everyone as `policy`, the easy player: no face of this turn
-    is known, its own included, so the answer does not tell what it chose), then `standing`
-    there."""
+    worlds drawn from the view (everyone as `policy`, the easy player without pushes: no face
+    of this turn is known, its own included, so the answer does not tell what it chose), then
+    `standing` there."""
     me = view["viewer"]
     total = 0.0
     for _ in range(playouts):
@@ -45,23 +47,13 @@ def playout_chance(view, rng: Rng, playouts: int, policy, turns: int = TURNS) ->
         stop = state["data"]["turn"] + turns
         while GAME.outcome(state) is None and state["data"]["turn"] < stop:
             player = GAME.awaited(state)[0]
-            state = GAME.apply(state, player, _easy_action(policy, state, player, rng))
+            state = GAME.apply(state, player, policy.decide(GAME.view(state, player), rng))
         outcome = GAME.outcome(state)
         if outcome is not None:
             total += me in outcome.winners
         else:
             total += standing(Board.from_view(GAME.view(state, me))).get(me, 0.0)
     return total / playouts
-
-
-def _easy_action(policy, state, player, rng: Rng) -> str:
-    view = GAME.view(state, player)
-    if view["phase"] == "commit":
-        return policy.commit(view, rng)
-    if view["reveal"]["faces"][player] == "n":
-        return "pass"
-    steps = policy.steps(Board.from_view(view), player, view["steps_left"], rng)
-    return steps or str(GAME.legal_actions(state, player)[0])
 
 
 def answer(view, chance: float | None) -> tuple[bool, str]:

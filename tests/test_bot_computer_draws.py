@@ -36,7 +36,7 @@ async def test_a_global_warming_computer_declines_a_draw_offer_saying_why(fake, 
     alice = fake.add_user("alice")
     clock = FakeClock()
     game = engine.get_game("global-warming")
-    # (a deal where the strong computer likes its chances: it declines)
+    # (a deal where the strong computer declines: its chances are no worse than fair)
     async with running_bot(fake, tmp_path / "db.sqlite3", seed=8, clock=clock) as bot:
         row, (cpu,) = await against(fake, bot, alice, "global-warming")
         await command(fake, alice, "draw", {"action": "offer", "game": row.id})
@@ -45,7 +45,7 @@ async def test_a_global_warming_computer_declines_a_draw_offer_saying_why(fake, 
         player = computer.get_player("global-warming", "strong",
                                      computers.seed_for(state["seed"], cpu))
         accept, reason = player.answer_draw(game.view(state, cpu))
-        assert not accept and reason.startswith("No thanks: I like my chances"), reason
+        assert not accept and reason.startswith("No thanks: "), reason
         clock.advance(2)
         await settle(bot)
         row = await bot.store.get_game(row.id)
