@@ -61,6 +61,21 @@ def write_health(path: str, status: dict) -> None:
         raise
 
 
+def clear_stale_partials(path: str, now: float) -> list[str]:
+    """Remove the health file's partial files older than a stale heartbeat: those of a bot
+    killed between writing one and renaming it (a live write takes milliseconds, so no
+    writer still needs them). Returns the names removed."""
+    folder, name = os.path.split(os.path.abspath(path))
+    removed = []
+    for entry in os.scandir(folder):
+        if entry.name.startswith(f"{name}.") and entry.name.endswith(".partial"):
+            with contextlib.suppress(OSError):   # (another process may clear it first)
+                if now - entry.stat().st_mtime > HEARTBEAT_STALE:
+                    os.unlink(entry.path)
+                    removed.append(entry.name)
+    return removed
+
+
 def health_problem(status: dict | None, now: float) -> str | None:
     """What is wrong according to the bot's last heartbeat, or None when it is healthy."""
     if status is None:
@@ -236,7 +251,11 @@ class PiecepackBot(commands.AutoShardedBot):
 
     async def _beat(self) -> None:
         """Write the health file every HEARTBEAT_EVERY seconds (read by `piecepack-bot health`,
-        Docker's HEALTHCHECK)."""
+        Docker's HEALTHCHECK); first the partial files a killed bot may have left beside it."""
+        try:
+            await asyncio.to_thread(clear_stale_partials, self.settings.health_file, time.time())
+        except OSError:
+            log.exception("could not look for stale partial health files")
         while True:
             try:
                 status = await self.health_status()

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from bot import storage
-from bot.app import GATEWAY_GRACE, HEARTBEAT_STALE, PiecepackBot, health_problem, write_health
+from bot.app import (GATEWAY_GRACE, HEARTBEAT_STALE, PiecepackBot, clear_stale_partials,
+                     health_problem, write_health)
 from bot.settings import Settings
 from bot.storage import Event, Store
 from tests.botkit import fake_discord
@@ -176,9 +177,13 @@ async def test_restore_is_refused_while_a_bot_process_has_the_database_open(tmp_
     db = tmp_path / "data" / "piecepack.sqlite3"
     db.parent.mkdir()
     saved = await asyncio.to_thread(saved_backup, tmp_path, 7)
+    stale = db.parent / "piecepack.sqlite3.health.killed.partial"   # (a killed bot's)
+    stale.write_text("{")
+    os.utime(stale, (time.time() - 3600,) * 2)
     async with fake_discord() as fake:
         async with BotProcess(fake, db, tmp_path) as bot:
             await fake.wait_for(lambda: fake.identify_count >= 1 and fake.connected, timeout=30)
+            await fake.wait_for(lambda: not stale.exists(), timeout=30)   # cleared at start
             await fake.stop()   # the gateway goes away; the bot keeps trying to reconnect
             write_health(f"{db}.health", {"at": time.time(), "database": "ok",
                                           "gateway": "disconnected",
@@ -377,6 +382,19 @@ def test_health_file_writers_at_once_never_rename_each_others_file(tmp_path):
             done.result()   # raises if any write failed
     assert json.loads(health.read_text())["i"] == 299
     assert leftovers(tmp_path) == []
+
+
+def test_partial_health_files_a_killed_bot_left_are_cleared_and_live_ones_kept(tmp_path):
+    health = tmp_path / "piecepack.sqlite3.health"
+    now = time.time()
+    stale, live = (tmp_path / f"piecepack.sqlite3.health.{k}.partial" for k in ("x1", "x2"))
+    other = tmp_path / "other.health.x3.partial"   # (not this health file's)
+    for f in (stale, live, other):
+        f.write_text("{")
+    os.utime(stale, (now - HEARTBEAT_STALE - 5,) * 2)
+    os.utime(other, (now - HEARTBEAT_STALE - 5,) * 2)
+    assert clear_stale_partials(str(health), now) == [stale.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
 
 
 def test_health_command_exit_codes(tmp_path):
