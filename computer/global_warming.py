@@ -43,8 +43,10 @@ class GlobalWarmingPlayer(ComputerPlayer):
     def answer_draw(self, view):
         """By its chance to outlast the others against a fair share (global_warming_draws):
         easy reads it off the tiles now, strong plays the next turns out."""
-        chance = None if self.level == "easy" else \
-            draws.playout_chance(view, self.rng_for(view), draws.PLAYOUTS, EasyGlobalWarming(0, pushes=False))
+        if self.level == "easy":
+            return draws.answer(view, None)
+        others = EasyGlobalWarming(0, pushes=False)
+        chance = draws.playout_chance(view, self.rng_for(view), draws.PLAYOUTS, others)
         return draws.answer(view, chance)
 
 
@@ -80,8 +82,8 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
             later = len(ACTION_ORDER) - 1 - ACTION_ORDER.index(face)
             fear = 1 - (1 - later / len(VALUES)) ** others   # someone acts after this face
             stay = self.judge(board, seat, board.pawns, fear)
-            values.append(stay if face == "n" else max(
-                (value for _, value in self.walks(board, seat, STEP_COUNT[face], fear)), default=stay))
+            walks = [] if face == "n" else self.walks(board, seat, STEP_COUNT[face], fear)
+            values.append(max((value for _, value in walks), default=stay))
         best = max(values)
         return rng.choice([face for face, value in zip(VALUES, values) if value >= best - 0.5])
 
@@ -110,8 +112,8 @@ class EasyGlobalWarming(GlobalWarmingPlayer):
         """(steps, value) of each placement of `movers` (its own pawn alone by default)
         reachable by `count` steps."""
         movers = movers or (seat,)
-        return [(path, self.judge(board, seat, dict(board.pawns, **dict(zip(movers, config))), fear))
-                for config, path in sorted(placements(board, movers, count).items()) if path]
+        return [(path, self.judge(board, seat, {**board.pawns, **dict(zip(movers, at))}, fear))
+                for at, path in sorted(placements(board, movers, count).items()) if path]
 
     def judge(self, board, seat, pawns, fear) -> float:
         """`Board`'s score of the placement for the seat, less `fear` (the chance of a later

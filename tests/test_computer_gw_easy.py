@@ -64,6 +64,7 @@ def test_easy_wins_most_games_against_random_players():
     # played with easy in every seat. A fair share is 12 of 48; this easy wins 26, the one
     # before it (a face at random unless its tile might sink, no pushes) won 17.
     easy = ("easy", partial(computer.get_player, "global-warming", "easy"))
-    games = [result for seed in range(6000, 6012)
-             for result, _, _ in bench.play_deal("global-warming", 4, easy, ("random", None), seed)[0]]
+    deals = [bench.play_deal("global-warming", 4, easy, ("random", None), seed)[0]
+             for seed in range(6000, 6012)]
+    games = [result for deal in deals for result, _, _ in deal]
     assert len(games) == 48 and games.count("W") >= 22, games
